@@ -1,0 +1,2 @@
+"""Referee: a camera referee for tabletop games."""
+__version__ = "0.1.0"

@@ -1,0 +1,54 @@
+"""The ``referee`` command. Each subcommand imports what it needs only when it runs, so
+``referee --help`` and the rules-only commands start without loading OpenCV or torch."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .games import GAMES, game_module
+
+
+def _replay(args) -> int:
+    from .actionlog import ActionLogError
+
+    mod = game_module(args.game)
+    try:
+        actions = mod.load_log(args.actions)
+    except ActionLogError as e:
+        print(f"referee replay: {e}", file=sys.stderr)
+        return 2
+    game, _ = mod.replay(actions)
+    sheet = game.scoresheet()
+    print(json.dumps(sheet, indent=2, ensure_ascii=False) if args.json else mod.format_scoresheet(sheet))
+    return 0
+
+
+def _demo(args) -> int:
+    # Until the camera pipeline exists the demo replays a bundled, recorded game of Crazy.
+    from .games import crazy
+
+    print(f"Replaying the bundled game log {crazy.DEMO_LOG.name}\n")
+    game, _ = crazy.replay(crazy.load_log(crazy.DEMO_LOG))
+    print(crazy.format_scoresheet(game.scoresheet()))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="referee", description="A camera referee for tabletop games.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    r = sub.add_parser("replay", help="score a game from its action log (JSON Lines)")
+    r.add_argument("game", choices=GAMES)
+    r.add_argument("actions", help="the action log, one JSON object per line")
+    r.add_argument("--json", action="store_true", help="print the scoresheet as one JSON object")
+    r.set_defaults(func=_replay)
+
+    d = sub.add_parser("demo", help="run the referee on its built-in default game")
+    d.set_defaults(func=_demo)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
