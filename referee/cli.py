@@ -6,7 +6,13 @@ import argparse
 import json
 import sys
 
+import importlib
+
 from .games import GAMES, game_module
+
+# Modules that add subcommands (one line each; see build_parser).
+COMMAND_MODULES: list[str] = [
+]
 
 
 def _replay(args) -> int:
@@ -46,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("demo", help="run the referee on its built-in default game")
     d.set_defaults(func=_demo)
+
+    # Each stage adds its own subcommands from its own module: ``register(subparsers)``.
+    # Keep those modules light at import time (import cv2/torch inside the command functions).
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return p
 
 
