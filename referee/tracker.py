@@ -1,0 +1,205 @@
+"""Tracking: noisy per-frame detections (in table millimetres) -> stable objects -> state changes.
+
+A card a hand covers for a second must not "leave" the table; a card misread in one frame must not
+become another card; a card sliding into the trick must be reported once, where it comes to rest.
+So every object has an explicit lifecycle, counted in frames (the settings are checked):
+
+    tentative --(seen in `confirm_frames` frames in a row)--> confirmed --(unseen `hold_frames` frames)--> gone
+
+and a confirmed object reports where it lies only once it has stayed within `still_mm` for
+`still_frames` frames. Its label is the majority vote of its last `label_votes` detections.
+
+Observations (what changed) come out of ``update``; the game adapters turn them into actions.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+
+@dataclass(frozen=True)
+class TableDetection:
+    """One detection in one frame, already mapped to the table (millimetres)."""
+
+    label: str
+    x: float
+    y: float
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    confirm_frames: int = 3      # frames an object must be seen before it exists (warm-up)
+    hold_frames: int = 45        # frames a confirmed object survives unseen (a hand over it: 1.5 s at 30 fps)
+    max_distance_mm: float = 60  # how far an object may move between two frames and keep its identity
+    still_mm: float = 4.0        # movement below this counts as lying still
+    still_frames: int = 4        # frames it must lie still before its resting place is reported
+    label_votes: int = 9         # label = majority of the last this-many detections
+    reid_distance_mm: float = 400  # a hidden object seen again this near, same label: the same object
+    min_confidence: float = 0.25
+
+    def __post_init__(self):
+        checks = [
+            (self.confirm_frames >= 1, "confirm_frames must be at least 1"),
+            (self.hold_frames > self.confirm_frames, "hold_frames must be larger than confirm_frames"),
+            (self.max_distance_mm > 0, "max_distance_mm must be positive"),
+            (0 < self.still_mm < self.max_distance_mm, "still_mm must be positive and below max_distance_mm"),
+            (self.still_frames >= 1, "still_frames must be at least 1"),
+            (self.label_votes >= 1, "label_votes must be at least 1"),
+            (self.reid_distance_mm >= self.max_distance_mm, "reid_distance_mm must be at least max_distance_mm"),
+            (0 <= self.min_confidence < 1, "min_confidence must be in [0, 1)"),
+        ]
+        bad = [msg for ok, msg in checks if not ok]
+        if bad:
+            raise ValueError("invalid tracker settings: " + "; ".join(bad))
+
+
+@dataclass
+class Track:
+    id: int
+    x: float
+    y: float
+    labels: deque = field(default_factory=deque)
+    hits: int = 0
+    misses: int = 0
+    confirmed: bool = False
+    rest: tuple[float, float] | None = None  # last reported resting place
+    recent: deque = field(default_factory=deque)  # recent positions, for the stillness test
+    reported_label: str | None = None
+
+    @property
+    def label(self) -> str:
+        return Counter(self.labels).most_common(1)[0][0]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A stable change: ``appeared`` (came to rest for the first time), ``moved`` (came to rest
+    somewhere else), ``relabelled`` (its majority label changed), ``vanished`` (gone for good)."""
+
+    kind: str
+    track_id: int
+    label: str
+    x: float
+    y: float
+    frame: int
+    from_xy: tuple[float, float] | None = None
+    old_label: str | None = None
+
+
+class Tracker:
+    """``update(frame, detections) -> [Observation]``, one call per frame, frames in order."""
+
+    def __init__(self, settings: TrackerSettings = TrackerSettings()):
+        self.settings = settings
+        self.tracks: list[Track] = []
+        self._ids = itertools.count(1)  # per tracker, not global: two trackers never share state
+        self.frame = -1
+
+    @property
+    def confirmed(self) -> list[Track]:
+        return [t for t in self.tracks if t.confirmed]
+
+    def update(self, frame: int, detections: Sequence[TableDetection]) -> list[Observation]:
+        if frame <= self.frame:
+            raise ValueError(f"frames must come in order: got {frame} after {self.frame}")
+        self.frame = frame
+        s = self.settings
+        dets = [d for d in detections if d.confidence >= s.min_confidence]
+        matches, unmatched_tracks, unmatched_dets = self._associate(dets)
+        out: list[Observation] = []
+        for ti, di in matches:
+            t, d = self.tracks[ti], dets[di]
+            t.x, t.y = d.x, d.y
+            t.hits += 1
+            t.misses = 0
+            t.labels.append(d.label)
+            while len(t.labels) > s.label_votes:
+                t.labels.popleft()
+            t.recent.append((d.x, d.y))
+            while len(t.recent) > s.still_frames:
+                t.recent.popleft()
+            if not t.confirmed and t.hits >= s.confirm_frames:
+                t.confirmed = True
+            if t.confirmed:
+                out += self._rest_and_label(t)
+        for ti in unmatched_tracks:
+            t = self.tracks[ti]
+            t.misses += 1
+            t.recent.clear()  # unseen: not known to lie still
+        for di in unmatched_dets:
+            d = dets[di]
+            t = Track(next(self._ids), d.x, d.y, deque([d.label]), hits=1, recent=deque([(d.x, d.y)]))
+            if s.confirm_frames == 1:
+                t.confirmed = True
+                out += self._rest_and_label(t)
+            self.tracks.append(t)
+        keep = []
+        for t in self.tracks:
+            if t.confirmed and t.misses >= s.hold_frames:
+                if t.rest is not None:
+                    out.append(Observation("vanished", t.id, t.reported_label or t.label, t.rest[0], t.rest[1], frame))
+            elif not t.confirmed and t.misses > 0:
+                pass  # a tentative object that skipped a frame was noise
+            else:
+                keep.append(t)
+        self.tracks = keep
+        return out
+
+    def _rest_and_label(self, t: Track) -> list[Observation]:
+        s = self.settings
+        if len(t.recent) < s.still_frames:
+            return []
+        pts = np.array(t.recent)
+        if np.max(np.linalg.norm(pts - pts.mean(axis=0), axis=1)) > s.still_mm:
+            return []
+        x, y = map(float, pts.mean(axis=0))
+        out = []
+        if t.rest is None:
+            t.rest, t.reported_label = (x, y), t.label
+            out.append(Observation("appeared", t.id, t.label, x, y, self.frame))
+        elif np.hypot(x - t.rest[0], y - t.rest[1]) > 2 * s.still_mm:
+            out.append(Observation("moved", t.id, t.label, x, y, self.frame, from_xy=t.rest))
+            t.rest = (x, y)
+        if t.rest is not None and t.label != t.reported_label:
+            out.append(Observation("relabelled", t.id, t.label, x, y, self.frame, old_label=t.reported_label))
+            t.reported_label = t.label
+        return out
+
+    def _associate(self, dets: Sequence[TableDetection]):
+        """Hungarian assignment on distance; a different label costs extra, so two cards side by
+        side keep their identities, but a misread label alone never splits a track."""
+        if not self.tracks or not dets:
+            return [], list(range(len(self.tracks))), list(range(len(dets)))
+        s = self.settings
+        tx = np.array([[t.x, t.y] for t in self.tracks])
+        dx = np.array([[d.x, d.y] for d in dets])
+        cost = np.linalg.norm(tx[:, None, :] - dx[None, :, :], axis=2)
+        labels = np.array([[t.label != d.label for d in dets] for t in self.tracks])
+        cost = cost + labels * (s.max_distance_mm / 2)
+        gated = np.where(cost > s.max_distance_mm * 1.5, 1e9, cost)
+        rows, cols = linear_sum_assignment(gated)
+        matches = [(r, c) for r, c in zip(rows, cols) if gated[r, c] < 1e9
+                   and np.hypot(*(tx[r] - dx[c])) <= s.max_distance_mm]
+        mt = {r for r, _ in matches}
+        md = {c for _, c in matches}
+        # Re-identification: an object lifted and put down elsewhere (a piece moved two squares)
+        # comes back as the same object if its label matches one that is hidden now.
+        for c in range(len(dets)):
+            if c in md:
+                continue
+            hidden = [r for r in range(len(self.tracks)) if r not in mt and self.tracks[r].confirmed
+                      and self.tracks[r].misses > 0 and self.tracks[r].label == dets[c].label
+                      and np.hypot(*(tx[r] - dx[c])) <= s.reid_distance_mm]
+            if hidden:
+                r = min(hidden, key=lambda r: np.hypot(*(tx[r] - dx[c])))
+                matches.append((r, c))
+                mt.add(r)
+                md.add(c)
+        return (matches, [i for i in range(len(self.tracks)) if i not in mt],
+                [j for j in range(len(dets)) if j not in md])

@@ -1,0 +1,110 @@
+"""The tracker stepped frame by frame through its lifecycle."""
+import pytest
+
+from referee.tracker import TableDetection as D
+from referee.tracker import Tracker, TrackerSettings
+
+S = TrackerSettings(confirm_frames=3, hold_frames=10, max_distance_mm=60, still_mm=4, still_frames=4, label_votes=5)
+
+
+def step(tracker, frames):
+    """Feed frames (lists of detections) and return {frame: [(kind, label), ...]} for frames with output."""
+    out = {}
+    for dets in frames:
+        obs = tracker.update(tracker.frame + 1, dets)
+        if obs:
+            out[tracker.frame] = [(o.kind, o.label) for o in obs]
+    return out
+
+
+def test_a_card_is_reported_once_when_it_has_lain_still_long_enough():
+    t = Tracker(S)
+    out = step(t, [[D("G7", 100, 100)]] * 10)
+    assert out == {3: [("appeared", "G7")]}  # frames 0-3: four still positions
+
+
+def test_a_single_frame_false_detection_never_appears():
+    t = Tracker(S)
+    out = step(t, [[D("R3", 300, 300)]] + [[]] * 20)
+    assert out == {} and t.tracks == []
+
+
+def test_a_hand_covering_a_card_shorter_than_hold_frames_changes_nothing():
+    t = Tracker(S)
+    step(t, [[D("G7", 100, 100)]] * 6)
+    out = step(t, [[]] * 9 + [[D("G7", 101, 100)]] * 6)
+    assert out == {}
+    assert len(t.confirmed) == 1
+
+
+def test_a_card_gone_for_hold_frames_vanishes_once():
+    t = Tracker(S)
+    step(t, [[D("G7", 100, 100)]] * 6)
+    out = step(t, [[]] * 15)
+    assert list(out.values()) == [[("vanished", "G7")]]
+    assert list(out)[0] == 5 + 10  # last seen at frame 5, gone after 10 unseen frames
+
+
+def test_a_sliding_card_is_reported_where_it_comes_to_rest():
+    t = Tracker(S)
+    path = [[D("B13", 50 + 25 * i, 200)] for i in range(8)] + [[D("B13", 225, 200)]] * 6
+    tracker_out = []
+    for dets in path:
+        tracker_out += t.update(t.frame + 1, dets)
+    assert [(o.kind, o.label, round(o.x)) for o in tracker_out] == [("appeared", "B13", 225)]
+
+
+def test_a_misread_label_in_a_few_frames_does_not_change_the_card():
+    t = Tracker(S)
+    frames = [[D("G7", 100, 100)]] * 6 + [[D("G1", 100, 100)], [D("G7", 100, 100)], [D("G1", 100, 100)]] + \
+             [[D("G7", 100, 100)]] * 4
+    out = step(t, frames)
+    assert out == {3: [("appeared", "G7")]} and len(t.tracks) == 1
+
+
+def test_a_new_card_on_top_of_a_pile_is_a_relabel():
+    t = Tracker(S)
+    out = step(t, [[D("red-5", 0, 0)]] * 6 + [[D("white-3", 1, 0)]] * 6)
+    assert out[3] == [("appeared", "red-5")]
+    assert [v for k, v in out.items() if k > 3] == [[("relabelled", "white-3")]]
+
+
+def test_two_cards_side_by_side_keep_their_identities():
+    t = Tracker(S)
+    frames = [[D("G7", 100, 100), D("G8", 140, 100)]] * 8
+    out = step(t, frames)
+    assert sorted(out[3]) == [("appeared", "G7"), ("appeared", "G8")]
+    assert {tr.label for tr in t.tracks} == {"G7", "G8"} and len(t.tracks) == 2
+
+
+def test_a_piece_lifted_and_put_down_elsewhere_is_a_move():
+    t = Tracker(S)
+    frames = [[D("red-9", 100, 100)]] * 6 + [[]] * 3 + [[D("red-9", 200, 150)]] * 6
+    obs = []
+    for dets in frames:
+        obs += t.update(t.frame + 1, dets)
+    assert [(o.kind, o.label) for o in obs] == [("appeared", "red-9"), ("moved", "red-9")]
+    assert obs[1].from_xy == pytest.approx((100, 100)) and (obs[1].x, obs[1].y) == pytest.approx((200, 150))
+
+
+def test_low_confidence_detections_are_ignored():
+    t = Tracker(S)
+    assert step(t, [[D("G7", 100, 100, confidence=0.1)]] * 10) == {}
+
+
+def test_frames_must_come_in_order():
+    t = Tracker(S)
+    t.update(5, [])
+    with pytest.raises(ValueError, match="in order"):
+        t.update(5, [])
+
+
+@pytest.mark.parametrize("kwargs,msg", [
+    ({"confirm_frames": 0}, "confirm_frames"),
+    ({"confirm_frames": 10, "hold_frames": 10}, "hold_frames must be larger"),
+    ({"still_mm": 100}, "still_mm"),
+    ({"reid_distance_mm": 10}, "reid_distance_mm"),
+])
+def test_settings_are_checked(kwargs, msg):
+    with pytest.raises(ValueError, match=msg):
+        TrackerSettings(**kwargs)
