@@ -13,6 +13,7 @@ from .games import GAMES, game_module
 # Modules that add subcommands (one line each; see build_parser).
 COMMAND_MODULES: list[str] = [
     "referee.detector_cli",
+    "referee.calibration.commands",
 ]
 
 

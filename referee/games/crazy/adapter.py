@@ -1,0 +1,109 @@
+"""From what the camera saw (tracker observations in table millimetres) to Crazy actions.
+
+- A card that comes to rest in the trick area is a play. Who played it: the player whose turn it is,
+  unless the card lies clearly in front of another player (well inside that seat's direction) who
+  has not played to this trick yet; then that player played out of turn, and the engine says so.
+- A card whose label the tracker corrects (it was misread while it slid in) corrects that play: the
+  pipeline re-scores the log with the corrected action and drops stale announcements.
+- Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
+  last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
+
+The adapter reads the engine but never changes it: it returns actions, and the caller applies them.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .cards import CardError, parse_card
+from .rules import CrazyGame
+
+
+@dataclass(frozen=True)
+class Correction:
+    """Replace the action at ``index`` in the action log (a card read wrongly at first)."""
+
+    index: int
+    action: dict
+
+
+class CrazyAdapter:
+    def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5):
+        """``layout``: the Crazy layout for this many players (seat k = the k-th player in the setup).
+        ``rounds``: the round types in the order the table will choose them, when known in advance
+        (a recording's notes); otherwise the operator chooses live with ``choose_round``.
+        ``seat_margin``: how deep inside another seat's direction (fraction of half its wedge) a card must
+        lie before it is taken as that player's out-of-turn play."""
+        if not 0 < seat_margin <= 1:
+            raise ValueError(f"seat_margin must be in (0, 1], got {seat_margin}")
+        self.game = game
+        self.trick = layout.zone("trick")
+        seats = sorted(layout.zones_in("seat"), key=lambda z: z.owner)
+        if len(seats) != game.n:
+            raise ValueError(f"the layout has {len(seats)} seats for {game.n} players")
+        cx, cy = self.trick.centre
+        self._seat_angles = [math.atan2(z.anchor[1] - cy, z.anchor[0] - cx) for z in seats]
+        self.seat_margin = seat_margin
+        self.rounds = list(rounds or [])
+        self.log: list[dict] = []           # every action this adapter produced, in order
+        self._play_index: dict[int, int] = {}  # track id -> index in log of its play
+
+    def choose_round(self, round_type: str, t: float | None = None) -> dict:
+        return self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
+
+    def seat_of(self, x: float, y: float) -> tuple[int, float]:
+        """Seat index whose direction the point lies in, and how central (0 = on the seat's line, 1 = edge)."""
+        cx, cy = self.trick.centre
+        a = math.atan2(y - cy, x - cx)
+        half = math.pi / self.game.n
+        diffs = [abs((a - s + math.pi) % (2 * math.pi) - math.pi) for s in self._seat_angles]
+        k = min(range(len(diffs)), key=diffs.__getitem__)
+        return k, diffs[k] / half
+
+    def observe(self, obs, t: float | None = None) -> list:
+        """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
+        if not self._is_card(obs.label):
+            return []
+        if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)):
+            out = []
+            r = self.game.round
+            if (r is None or r.over) and self.rounds:
+                out.append(self.choose_round(self.rounds.pop(0), t))
+            player = self._who_played(obs.x, obs.y)
+            out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
+            self._play_index[obs.track_id] = len(self.log) - 1
+            return out
+        if obs.kind == "relabelled" and obs.track_id in self._play_index:
+            i = self._play_index[obs.track_id]
+            fixed = {**self.log[i], "card": obs.label}
+            self.log[i] = fixed
+            return [Correction(i, fixed)]
+        return []
+
+    def _who_played(self, x: float, y: float) -> str:
+        game = self.game
+        expected = game.to_play
+        if expected is None:
+            return game.chooser  # between rounds: the engine will say no round is on
+        k, off = self.seat_of(x, y)
+        seat_player = game.players[k]
+        if seat_player == expected or off > self.seat_margin:
+            return expected
+        played = {p for p, _ in game.round.current.cards}
+        return expected if seat_player in played else seat_player
+
+    def _is_card(self, label: str) -> bool:
+        try:
+            parse_card(label, self.game.deck)
+            return True
+        except CardError:
+            return False
+
+    def _emit(self, action: dict, t: float | None, frame: int | None) -> dict:
+        if t is not None:
+            action["t"] = round(float(t), 3)
+        if frame is not None:
+            action["frame"] = int(frame)
+        action["source"] = "camera"
+        self.log.append(action)
+        return action

@@ -1,0 +1,102 @@
+"""TableMapper: top-down pictures, board squares and zones, and the markers watched while a game runs."""
+import numpy as np
+import pytest
+
+from referee.calibration.files import CalibrationError
+from referee.calibration.layouts import crazy_layout
+from referee.calibration.mapper import TableMapper
+from referee.calibration.table import calibrate_table
+
+from .conftest import POSES
+from .scene import canvas, decode_square, look_at, render
+
+
+def _mapper(cam, image, markers, layout=None):
+    return TableMapper(calibrate_table(image, markers, cam.intrinsics() if cam.dist is not None else None), layout)
+
+
+@pytest.mark.parametrize("pose", POSES)
+def test_rendered_fodbold_board_maps_every_square_centre_to_its_square(scene, markers, board_layout, pose):
+    cam, image = scene(pose)
+    mapper = _mapper(cam, image, markers, board_layout)
+    grid = board_layout.grid
+    names = grid.names()
+    assert len(names) == grid.columns * grid.rows + len(grid.extra)
+    centres = np.array([grid.centre(n) for n in names])
+    found = [loc.square for loc in mapper.locate(cam.project(centres))]
+    assert found == names
+
+
+@pytest.mark.parametrize("pose", POSES)
+def test_rectified_picture_shows_each_square_where_the_layout_puts_it(scene, markers, board_layout, pose):
+    cam, image = scene(pose)
+    mapper = _mapper(cam, image, markers, board_layout)
+    top = mapper.rectify(image, mm_per_px=1.0)
+    assert top.shape[:2] == (1000, 1000)  # 1 m at 1 mm a pixel: every card one size
+    to_px = mapper.table_to_rectified(1.0)
+    grid = board_layout.grid
+    wrong = []
+    for name in grid.names():
+        u, v = (to_px @ np.array([*grid.centre(name), 1.0]))[:2]
+        if grid.name(*decode_square(top[int(round(v)), int(round(u))])) != name:
+            wrong.append(name)
+    assert wrong == []
+    assert mapper.rectify(image, mm_per_px=2.0).shape[:2] == (500, 500)
+
+
+def test_crazy_seats_from_image_points(scene, markers):
+    cam, image = scene("tilted")
+    layout = crazy_layout(7)
+    mapper = _mapper(cam, image, markers, layout)
+    seats = layout.zones_in("seat")
+    locs = mapper.locate(cam.project([s.anchor for s in seats] + [(30.0, -40.0)]))
+    assert [loc.zone for loc in locs] == [f"seat{k}" for k in range(1, 8)] + ["trick"]
+
+
+def test_bumped_camera_is_corrected_and_a_covered_marker_keeps_the_last_good_homography(markers):
+    plain, to_canvas = canvas(markers)
+    covered, _ = canvas(markers, cover=[2])
+    before = look_at(**POSES["tilted"])
+    bumped = look_at(eye_mm=(130, 630, -1490), target_mm=(10, 50, 0), roll_deg=9)  # knocked a little
+    mapper = TableMapper(calibrate_table(render(before, plain, to_canvas), markers))
+    first = mapper.homography.copy()
+    pts = np.array([[0.0, 0.0], [-500, -500], [500, 500], [300, -200]])
+
+    s = mapper.update(render(before, plain, to_canvas), t=0.0)
+    assert s.state == "ok" and s.shift_px < 1.0 and np.array_equal(mapper.homography, first)
+
+    # a hand over the bottom-right marker while the camera is knocked: keep the last good homography, say so
+    s = mapper.update(render(bumped, covered, to_canvas), t=1.0)
+    assert s.state == "partial" and s.kept_last_good and s.missing == [2] and s.seen == [0, 1, 3]
+    assert "id 2 (bottom-right) not seen" in s.message and "keeping the last good table homography" in s.message
+    assert "camera may have moved" in s.message
+    assert np.array_equal(mapper.homography, first) and s.warning is None
+
+    # hand gone: all four seen elsewhere -> the homography follows the camera
+    s = mapper.update(render(bumped, plain, to_canvas), t=2.0)
+    assert s.state == "moved" and s.shift_px > 5 and "homography updated" in s.message
+    assert np.linalg.norm(mapper.image_to_table(bumped.project(pts)) - pts, axis=1).max() < 2.0
+    assert np.linalg.norm(mapper.image_to_table(before.project(pts)) - pts, axis=1).max() > 10.0
+
+
+def test_markers_lost_for_long_give_a_warning(markers):
+    plain, to_canvas = canvas(markers)
+    cam = look_at(**POSES["overhead"])
+    mapper = TableMapper(calibrate_table(render(cam, plain, to_canvas), markers), lost_warning_s=5.0)
+    first = mapper.homography.copy()
+    dark = np.zeros((960, 1280, 3), np.uint8)
+    assert mapper.update(render(cam, plain, to_canvas), t=10.0).state == "ok"
+    statuses = [mapper.update(dark, t=10.0 + dt) for dt in (1, 3, 5.5, 8)]
+    assert [s.state for s in statuses] == ["lost"] * 4
+    assert [s.warning is not None for s in statuses] == [False, False, True, True]
+    assert "not all seen for 8.0 s" in statuses[-1].warning
+    assert np.array_equal(mapper.homography, first)
+    back = mapper.update(render(cam, plain, to_canvas), t=20.0)
+    assert back.state == "ok" and back.warning is None and back.seconds_since_good == 0
+
+
+def test_a_frame_of_another_resolution_is_refused(scene, markers):
+    cam, image = scene("overhead")
+    mapper = _mapper(cam, image, markers)
+    with pytest.raises(CalibrationError, match="calibrated on 1280x960 images and this one is 640x480"):
+        mapper.update(image[:480, :640])

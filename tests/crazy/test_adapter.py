@@ -1,0 +1,82 @@
+"""Observations (as the tracker emits them) to Crazy actions, through the real engine and layout."""
+import pytest
+
+from referee.calibration.layouts import crazy_layout
+from referee.games.crazy.actions import ACTION_ADAPTER
+from referee.games.crazy.adapter import Correction, CrazyAdapter
+from referee.games.crazy.rules import CrazyGame
+from referee.tracker import Observation
+
+from .helpers import setup
+
+# Seats of the default layout for 4: seat 1 (A) at the bottom, then clockwise: B left, C top, D right.
+IN_FRONT = {"A": (0, 100), "B": (-100, 0), "C": (0, -100), "D": (100, 0)}
+
+
+def make(rounds=("red",)):
+    game = CrazyGame(setup(("A", "B", "C", "D"), dealer="A"))
+    return game, CrazyAdapter(game, crazy_layout(4), rounds=list(rounds))
+
+
+def seen(adapter, game, label, xy, kind="appeared", track=None, frame=0):
+    track = track if track is not None else len(adapter.log) + 100
+    out = adapter.observe(Observation(kind, track, label, xy[0], xy[1], frame), t=frame / 30)
+    for a in out:
+        if isinstance(a, dict):
+            game.apply(ACTION_ADAPTER.validate_python(a))
+    return out
+
+
+def test_cards_in_the_trick_area_become_plays_in_turn_order():
+    game, ad = make()
+    out = seen(ad, game, "G7", IN_FRONT["B"], frame=30)
+    assert [a["type"] for a in out] == ["choose", "play"]
+    assert out[1] == {"type": "play", "player": "B", "card": "G7", "t": 1.0, "frame": 30, "source": "camera"}
+    seen(ad, game, "G9", IN_FRONT["C"])
+    seen(ad, game, "G2", (30, 30))  # between seats: whose turn it is (D)
+    assert [(p, c.code("rook")) for p, c in game.round.current.cards] == [("B", "G7"), ("C", "G9"), ("D", "G2")]
+    assert game.violations == []
+
+
+def test_a_card_clearly_in_front_of_another_player_who_has_not_played_is_out_of_turn():
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"])
+    seen(ad, game, "G9", IN_FRONT["A"])  # C's turn, but the card lies squarely in front of A
+    assert ad.log[-1]["player"] == "A"
+    assert [v.type for v in game.violations] == ["out_of_turn"]
+
+
+def test_a_card_in_front_of_a_player_who_already_played_goes_to_whose_turn_it_is():
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"])
+    seen(ad, game, "G9", IN_FRONT["B"])  # slid near B's card: still C's play
+    assert ad.log[-1]["player"] == "C" and game.violations == []
+
+
+def test_a_relabelled_card_corrects_its_play():
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5)
+    out = seen(ad, game, "G1", IN_FRONT["B"], kind="relabelled", track=5)
+    assert out == [Correction(1, {**ad.log[1], "card": "G1"})] and ad.log[1]["card"] == "G1"
+
+
+def test_things_that_are_not_cards_or_lie_outside_the_trick_are_ignored():
+    game, ad = make()
+    assert seen(ad, game, "hand", IN_FRONT["B"]) == []
+    assert seen(ad, game, "G7", (0, 450)) == []  # in front of A, in their seat: not played
+    assert ad.log == []
+
+
+def test_without_a_known_round_the_play_waits_for_the_operator():
+    game, ad = make(rounds=())
+    seen(ad, game, "G7", IN_FRONT["B"])
+    assert [v.type for v in game.violations] == ["no_round"]
+    ad.choose_round("black13")
+    game.apply(ACTION_ADAPTER.validate_python(ad.log[-1]))
+    assert game.round.type == "black13"
+
+
+def test_layout_and_players_must_agree():
+    game = CrazyGame(setup(("A", "B", "C", "D", "E")))
+    with pytest.raises(ValueError, match="4 seats for 5 players"):
+        CrazyAdapter(game, crazy_layout(4))
