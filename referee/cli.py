@@ -14,6 +14,8 @@ from .games import GAMES, game_module
 COMMAND_MODULES: list[str] = [
     "referee.detector_cli",
     "referee.calibration.commands",
+    "referee.games.crazy_kick.commands",
+    "referee.printing",
 ]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-GAMES = ("crazy",)
+GAMES = ("crazy", "crazy-kick")
 
 
 def game_module(name: str):
