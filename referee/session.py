@@ -1,0 +1,197 @@
+"""A refereed game in progress: tracker -> game adapter -> rules engine -> logs and speech.
+
+``GameSession.step(frame, t, detections)`` takes one frame's table detections (millimetres) and
+does everything that follows from them: the tracker decides what changed for good, the game's
+adapter turns that into actions, the rules engine checks them, and the results are written
+(actions.jsonl, events.jsonl: append-only and flushed at once) and announced.
+
+Corrections (a card read wrongly at first, or the operator's undo) re-score the whole action log
+from the start, which is cheap for a rules engine, and drop every announcement still queued.
+A crash loses nothing: ``GameSession.resume(out_dir)`` continues from actions.jsonl.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .eventlog import JsonlWriter, read_jsonl_tolerant
+from .games.base import Event
+from .tracker import TableDetection, Tracker, TrackerSettings
+
+
+class SessionError(ValueError):
+    """A setup or a saved game that cannot be refereed."""
+
+
+@dataclass(frozen=True)
+class GameParts:
+    """What the session needs of one game."""
+
+    parse: Callable[[dict], Any]                     # dict -> validated action
+    engine: Callable[[Any], Any]                     # setup action -> engine
+    layout: Callable[[Any], Any]                     # setup action -> calibration Layout
+    adapter: Callable[[Any, Any, dict], Any]         # (engine, layout, options) -> adapter
+    phrases: str                                     # phrasebook name
+
+
+def _crazy_parts() -> GameParts:
+    from .calibration.layouts import crazy_layout
+    from .games.crazy.actions import ACTION_ADAPTER
+    from .games.crazy.adapter import CrazyAdapter
+    from .games.crazy.rules import CrazyGame
+
+    return GameParts(
+        parse=ACTION_ADAPTER.validate_python,
+        engine=CrazyGame,
+        layout=lambda setup: crazy_layout(len(setup.players)),
+        adapter=lambda game, layout, opts: CrazyAdapter(game, layout, rounds=opts.get("rounds")),
+        phrases="crazy",
+    )
+
+
+PARTS: dict[str, Callable[[], GameParts]] = {"crazy": _crazy_parts}
+
+
+def game_parts(game: str) -> GameParts:
+    if game not in PARTS:
+        raise SessionError(f"the camera referee does not know {game!r} yet; it knows {', '.join(PARTS)} "
+                           f"(`referee replay {game}` scores a typed action log)")
+    return PARTS[game]()
+
+
+class GameSession:
+    def __init__(self, game: str, setup: dict, out_dir: str | Path | None = None, announcer=None,
+                 phrase: Callable[[Event], str | None] | None = None, options: dict | None = None,
+                 tracker_settings: TrackerSettings = TrackerSettings(), layout=None, _resume_actions=None):
+        self.game_name = game
+        self.parts = game_parts(game)
+        try:
+            self.setup = self.parts.parse(setup)
+        except Exception as e:
+            raise SessionError(f"bad setup for {game}: {e}") from None
+        if getattr(self.setup, "type", None) != "setup":
+            raise SessionError(f"the first action must be a setup, got {setup.get('type')!r}")
+        self.setup_dict = setup
+        self.layout = layout if layout is not None else self.parts.layout(self.setup)
+        self.options = dict(options or {})
+        self.tracker = Tracker(tracker_settings)
+        self.announcer, self.phrase = announcer, phrase
+        self.events: list[Event] = []
+        self.out_dir = Path(out_dir) if out_dir else None
+        self.engine = self.parts.engine(self.setup)
+        self.adapter = self.parts.adapter(self.engine, self.layout, self.options)
+        self._events_log = self._actions_path = None
+        if self.out_dir:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            self._actions_path = self.out_dir / "actions.jsonl"
+            self._events_log = JsonlWriter(self.out_dir / "events.jsonl")
+        if _resume_actions is not None:
+            self.adapter.log.extend(_resume_actions)
+            self._rebuild(record=False)
+        elif self._actions_path:
+            self._rewrite_actions()
+
+    # ---- the per-frame path ------------------------------------------------------------------
+
+    def step(self, frame: int, t: float, detections: list[TableDetection]) -> list[Event]:
+        new: list[Event] = []
+        for obs in self.tracker.update(frame, detections):
+            for out in self.adapter.observe(obs, t):
+                if isinstance(out, dict):
+                    new += self._apply(out)
+                else:
+                    new += self._correct(out.index, f"{obs.label} (was read as {obs.old_label})", t)
+        return new
+
+    def choose(self, *args, t: float | None = None, **kwargs) -> list[Event]:
+        """An operator's call the camera cannot see (Crazy: the round type)."""
+        return self._apply(self.adapter.choose_round(*args, t=t, **kwargs))
+
+    def undo(self, t: float | None = None) -> list[Event]:
+        """The operator takes back the last action (never the setup)."""
+        if not self.adapter.log:
+            return []
+        gone = self.adapter.log.pop()
+        return self._rebuild(note={"type": "undo", "t": t, "undone": gone})
+
+    # ---- internals ---------------------------------------------------------------------------
+
+    def _apply(self, action: dict) -> list[Event]:
+        """Check one new action (already in the adapter's log), write it, say what it caused."""
+        events = self.engine.apply(self.parts.parse(action))
+        if self._actions_path:
+            with open(self._actions_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(action) + "\n")
+        self.events += events
+        self._publish(events)
+        return events
+
+    def _publish(self, events: list[Event]) -> None:
+        for e in events:
+            if self._events_log:
+                self._events_log.write(e.to_dict())
+            if self.announcer is not None and self.phrase is not None:
+                self.announcer.announce(e, self.phrase)
+
+    def _correct(self, index: int, what: str, t: float | None) -> list[Event]:
+        return self._rebuild(note={"type": "correction", "t": t, "index": index, "detail": what})
+
+    def _rebuild(self, note: dict | None = None, record: bool = True) -> list[Event]:
+        """Re-score every action from the start. Queued speech is dropped (it may be stale); the
+        events from the first one that differs are restated in events.jsonl and said again."""
+        if self.announcer is not None:
+            self.announcer.correct()
+        self.engine = self.parts.engine(self.setup)
+        self.adapter.game = self.engine
+        events: list[Event] = []
+        for a in self.adapter.log:
+            events += self.engine.apply(self.parts.parse(a))
+        same = 0
+        while same < min(len(events), len(self.events)) and events[same] == self.events[same]:
+            same += 1
+        self.events = events
+        if self._actions_path:
+            self._rewrite_actions()
+        if not record:
+            return []
+        if note is not None and self._events_log:
+            self._events_log.write(note)
+        changed = events[same:]
+        self._publish(changed)
+        return changed
+
+    def _rewrite_actions(self) -> None:
+        """actions.jsonl is the corrected log a person can re-score: replace it atomically."""
+        tmp = self._actions_path.with_suffix(".jsonl.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            for a in [self.setup_dict, *self.adapter.log]:
+                f.write(json.dumps(a) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self._actions_path)
+
+    def scoresheet(self) -> dict:
+        return self.engine.scoresheet()
+
+    def close(self) -> None:
+        if self._events_log:
+            self._events_log.close()
+
+    @classmethod
+    def resume(cls, game: str, out_dir: str | Path, **kwargs) -> "GameSession":
+        """Continue a game from out_dir/actions.jsonl (after a crash). A line cut short by the crash
+        is dropped and said so; everything before it is kept."""
+        path = Path(out_dir) / "actions.jsonl"
+        if not path.is_file():
+            raise SessionError(f"{path}: nothing to resume (no action log)")
+        records, bad = read_jsonl_tolerant(path)
+        if bad and bad != [max(bad)]:
+            raise SessionError(f"{path}: lines {bad} are not JSON; fix them by hand, then resume")
+        if not records or records[0].get("type") != "setup":
+            raise SessionError(f"{path}: the first line must be the setup")
+        session = cls(game, records[0], out_dir=out_dir, _resume_actions=records[1:], **kwargs)
+        session.resumed_dropped_lines = bad
+        return session
