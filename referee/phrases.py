@@ -54,7 +54,7 @@ def crazy_en(e: Event) -> str | None:
         return ("Game over. " + (f"{w[0]} wins" if len(w) == 1 else " and ".join(w) + " share the win")
                 + f" with {_points(d['totals'][w[0]])}")
     if e.type == "violation":
-        text = _CRAZY_VIOLATIONS.get(d["type"], "Foul")
+        text = _CRAZY_VIOLATIONS.get(d["violation"], "Foul")
         return text.format(player=d.get("player") or "player")
     return None
 

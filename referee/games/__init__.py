@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-GAMES = ("crazy", "crazy-kick")
+GAMES = ("crazy", "crazy-kick", "fodbold")
 
 
 def game_module(name: str):

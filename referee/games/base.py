@@ -37,11 +37,14 @@ class Event:
     priority: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "t": self.t, "priority": self.priority, **self.data}
+        return {**self.data, "type": self.type, "t": self.t, "priority": self.priority}
 
 
 ROUTINE, NOTABLE, URGENT = 0, 1, 2
 
 
 def violation_event(v: Violation) -> Event:
-    return Event("violation", v.to_dict(), t=v.t, priority=URGENT)
+    """The event for a violation; its kind is under "violation" (the event's own type is "violation")."""
+    data = v.to_dict()
+    data["violation"] = data.pop("type")
+    return Event("violation", data, t=v.t, priority=URGENT)
