@@ -16,6 +16,8 @@ COMMAND_MODULES: list[str] = [
     "referee.calibration.commands",
     "referee.games.crazy_kick.commands",
     "referee.printing",
+    "referee.dataset",
+    "referee.render.video",
 ]
 
 
