@@ -18,6 +18,7 @@ COMMAND_MODULES: list[str] = [
     "referee.printing",
     "referee.dataset",
     "referee.render.video",
+    "referee.review",
 ]
 
 

@@ -11,10 +11,13 @@ from typing import Any, Iterable
 class JsonlWriter:
     """Appends one JSON object per line and flushes it to the OS at once (``fsync`` also to disk)."""
 
-    def __init__(self, path: str | Path, fsync: bool = False):
+    def __init__(self, path: str | Path, fsync: bool = False, fresh: bool = False):
+        """``fresh``: start the file anew (a new game); otherwise append (a resumed one)."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.fsync = fsync
+        if fresh:
+            self.path.write_text("")
         # A crash may have left a partial last line: start on a fresh line so it stays one bad line.
         needs_newline = self.path.exists() and self.path.stat().st_size > 0 and not self.path.read_bytes().endswith(b"\n")
         self._f = open(self.path, "a", encoding="utf-8")

@@ -87,7 +87,7 @@ class GameSession:
         if self.out_dir:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             self._actions_path = self.out_dir / "actions.jsonl"
-            self._events_log = JsonlWriter(self.out_dir / "events.jsonl")
+            self._events_log = JsonlWriter(self.out_dir / "events.jsonl", fresh=_resume_actions is None)
         if _resume_actions is not None:
             self.adapter.log.extend(_resume_actions)
             self._rebuild(record=False)

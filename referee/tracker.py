@@ -41,6 +41,8 @@ class TrackerSettings:
     still_frames: int = 4        # frames it must lie still before its resting place is reported
     label_votes: int = 9         # label = majority of the last this-many detections
     reid_distance_mm: float = 400  # a hidden object seen again this near, same label: the same object
+    relabel_within_mm: float = 15  # another label this near is the same object misread (or a pile's new top);
+                                   # farther off it is another object (a card played beside it)
     min_confidence: float = 0.25
 
     def __post_init__(self):
@@ -52,6 +54,7 @@ class TrackerSettings:
             (self.still_frames >= 1, "still_frames must be at least 1"),
             (self.label_votes >= 1, "label_votes must be at least 1"),
             (self.reid_distance_mm >= self.max_distance_mm, "reid_distance_mm must be at least max_distance_mm"),
+            (0 <= self.relabel_within_mm <= self.max_distance_mm, "relabel_within_mm must be in [0, max_distance_mm]"),
             (0 <= self.min_confidence < 1, "min_confidence must be in [0, 1)"),
         ]
         bad = [msg for ok, msg in checks if not ok]
@@ -172,20 +175,24 @@ class Tracker:
         return out
 
     def _associate(self, dets: Sequence[TableDetection]):
-        """Hungarian assignment on distance; a different label costs extra, so two cards side by
-        side keep their identities, but a misread label alone never splits a track."""
+        """Hungarian assignment on distance. A detection with another label is the same object only
+        very near it (a misread, or a new card on top of a pile); a little farther off it is another
+        object, like a card played beside one already in the trick."""
         if not self.tracks or not dets:
             return [], list(range(len(self.tracks))), list(range(len(dets)))
         s = self.settings
         tx = np.array([[t.x, t.y] for t in self.tracks])
         dx = np.array([[d.x, d.y] for d in dets])
-        cost = np.linalg.norm(tx[:, None, :] - dx[None, :, :], axis=2)
-        labels = np.array([[t.label != d.label for d in dets] for t in self.tracks])
-        cost = cost + labels * (s.max_distance_mm / 2)
-        gated = np.where(cost > s.max_distance_mm * 1.5, 1e9, cost)
-        rows, cols = linear_sum_assignment(gated)
-        matches = [(r, c) for r, c in zip(rows, cols) if gated[r, c] < 1e9
-                   and np.hypot(*(tx[r] - dx[c])) <= s.max_distance_mm]
+        dist = np.linalg.norm(tx[:, None, :] - dx[None, :, :], axis=2)
+        other = np.array([[t.label != d.label for d in dets] for t in self.tracks])
+        # another label may only take over an object lying at rest, at its resting place: a card
+        # sliding over another on its way into the trick must not drag that one along
+        rest = np.array([t.rest if t.rest is not None else (np.inf, np.inf) for t in self.tracks])
+        near_rest = np.linalg.norm(rest[:, None, :] - dx[None, :, :], axis=2) <= s.relabel_within_mm
+        allowed = (dist <= s.max_distance_mm) & (~other | near_rest)
+        cost = np.where(allowed, dist + other * s.relabel_within_mm, 1e9)
+        rows, cols = linear_sum_assignment(cost)
+        matches = [(r, c) for r, c in zip(rows, cols) if cost[r, c] < 1e9]
         mt = {r for r, _ in matches}
         md = {c for _, c in matches}
         # Re-identification: an object lifted and put down elsewhere (a piece moved two squares)

@@ -108,3 +108,28 @@ def test_frames_must_come_in_order():
 def test_settings_are_checked(kwargs, msg):
     with pytest.raises(ValueError, match=msg):
         TrackerSettings(**kwargs)
+
+
+def test_a_card_played_beside_another_is_another_card_not_a_relabel():
+    t = Tracker(S)
+    frames = [[D("B8", -33, -13)]] * 6 + [[D("B8", -33, -13), D("B1", -2, -15)]] * 6
+    out = step(t, frames)
+    assert out == {3: [("appeared", "B8")], 9: [("appeared", "B1")]}
+
+
+def test_a_card_that_vanishes_as_another_lands_beside_it_is_not_taken_over():
+    t = Tracker(S)
+    frames = [[D("B8", -33, -13)]] * 6 + [[D("B1", -2, -15)]] * 6
+    out = step(t, frames)
+    assert out[3] == [("appeared", "B8")] and ("appeared", "B1") in out[9]
+    assert all(kind != "relabelled" for v in out.values() for kind, _ in v)
+
+
+def test_a_card_sliding_over_another_on_its_way_does_not_take_it_over():
+    t = Tracker(S)
+    # B8 rests at (0, 0); B1 slides across it (covering it for two frames) and stops 40 mm further
+    slide = [[D("B1", x, 0)] for x in (-40, -10)] + [[D("B1", x, 0)] for x in (8, 25)] + [[D("B8", 0, 0), D("B1", 40, 0)]] * 6
+    out = step(t, [[D("B8", 0, 0)]] * 6 + slide)
+    kinds = [k for v in out.values() for k in v]
+    assert kinds == [("appeared", "B8"), ("appeared", "B1")]
+    assert sorted(tr.label for tr in t.tracks if tr.confirmed) == ["B1", "B8"]

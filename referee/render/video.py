@@ -398,6 +398,7 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
     from ..games import game_module
     from .camera import random_camera
     from .faces import FaceCache, random_style
+    from .markers import MarkerFrame, markers_underlay
     from .render import Effects, render_scene
     from .scene import SKIN_TONES
     from .table import make_texture
@@ -422,7 +423,8 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
     a0 = rng.uniform(0, 2 * math.pi)
     if game == "crazy":
         names = list(NAMES[:players])
-        layout = Layout({p: a0 + 2 * math.pi * i / players for i, p in enumerate(names)}, edge_r, centre)
+        # clockwise as seen from above, as the game is played (angles fall in this y-up frame)
+        layout = Layout({p: a0 - 2 * math.pi * i / players for i, p in enumerate(names)}, edge_r, centre)
         tl = plan_crazy(seed, names, deck, fouls, seconds, layout)
         actions, n_plays = tl.actions, len(tl.plays)
         style = random_style(rng, deck)
@@ -455,9 +457,17 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
         deck = "crazy-kick"
     skin = {p: (tuple(int(v) for v in SKIN_TONES[rng.integers(len(SKIN_TONES))]),
                 tuple(int(v) for v in rng.integers(20, 230, 3))) for p in names}
-    camera = random_camera(rng, width, height, target=layout.centre,
-                           height_mm=(900.0, 1000.0) if game == "fodbold" else (700.0, 900.0), tilt_deg=(0.0, 20.0),
-                           hfov_deg=(60.0, 72.0))
+    marker_frame = None
+    if game == "crazy":
+        # The corner markers of a 1 m playing area (`referee print table-markers`) lie so that the first
+        # player sits at the bottom edge of the calibration's layout; the camera is mounted square to them
+        # and high enough to see all four, as the README tells a person to do.
+        marker_frame = MarkerFrame(layout.centre, a0 + math.pi / 2)
+        camera = aligned_camera(rng, width, height, marker_frame)
+    else:
+        camera = random_camera(rng, width, height, target=layout.centre,
+                               height_mm=(900.0, 1000.0) if game == "fodbold" else (700.0, 900.0),
+                               tilt_deg=(0.0, 20.0), hfov_deg=(60.0, 72.0))
     camera.k1, camera.k2 = camera.k1 * 0.5, 0.0
     texture, table_info = make_texture(rng)
     fx = Effects(light_gradient=float(rng.uniform(0, 0.4)), light_dir_deg=float(rng.uniform(0, 360)),
@@ -491,6 +501,8 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
                 hooks = {"underlay": drawer.underlay, "overlay": drawer.overlay}
             else:
                 scene = kick_scene(plan, layout, t, skin)
+            if marker_frame is not None:
+                hooks["underlay"] = markers_underlay(marker_frame, inner=hooks.get("underlay"))
             img, anns, ids = render_scene(scene, camera, faces, texture, fx, np.random.default_rng([seed, i]), **hooks)
             writer.write(img)
             record = {"frame": i, "t": round(t, 4), "cards": [
@@ -516,10 +528,35 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
     sheet = g.scoresheet()
     truth = {"game": game, "seed": seed, "deck": deck, "players": names, "fouls": fouls, "seconds": seconds, "fps": fps,
              "frames": n_frames, "camera": camera.to_json(), "table": table_info, "style": style.to_json(),
+             "marker_frame": marker_frame.to_json() if marker_frame is not None else None,
              "events": [e.to_dict() for e in events], "scoresheet": sheet,
              "totals": g.totals() if hasattr(g, "totals") else sheet.get("score")}
     (out / "truth.json").write_text(json.dumps(truth, indent=1))
     return {"frames": n_frames, "actions": len(actions), "plays": n_plays, "events": len(events), "out": str(out)}
+
+
+def aligned_camera(rng, width: int, height: int, frame):
+    """A camera above the playing area, square to its markers (image up = the table's top edge), high
+    enough that all four corner markers are in view at this aspect ratio."""
+    from .camera import Camera, look_at
+    import numpy as np
+
+    hfov = math.radians(rng.uniform(68.0, 78.0))
+    f = width / 2 / math.tan(hfov / 2)
+    half_h = min(width, height) / 2 / f  # tan of half the narrower field of view
+    tilt = math.radians(rng.uniform(0.0, 8.0))
+    h = 560.0 / half_h * (1 + 1.6 * math.tan(tilt)) * rng.uniform(1.0, 1.08)
+    up = frame.phi + math.pi / 2  # the calibration's -Y (top edge) in the renderer's frame
+    yaw = up + float(rng.normal(0, math.radians(2)))
+    target = np.array([frame.centre[0], frame.centre[1], 0.0])
+    eye = target + np.array([-math.cos(yaw), -math.sin(yaw), 0.0]) * h * math.tan(tilt) + [0, 0, h]
+    R, t = look_at(eye, target, yaw, float(rng.normal(0, 0.01)))
+    K = np.array([[f, 0, width / 2 + rng.normal(0, width * 0.005)], [0, f, height / 2 + rng.normal(0, height * 0.005)],
+                  [0, 0, 1]])
+    k1 = float(rng.uniform(-0.08, 0.1))
+    info = {"height_mm": h, "tilt_deg": math.degrees(tilt), "yaw_deg": math.degrees(yaw), "hfov_deg": math.degrees(hfov),
+            "focal_px": f, "target_mm": [float(frame.centre[0]), float(frame.centre[1])], "aligned_to_markers": True}
+    return Camera(width, height, K, R, t, k1, 0.0, info)
 
 
 def _cmd(args) -> int:

@@ -1,0 +1,240 @@
+"""`referee review`: the whole referee on a recording, as fast as it runs.
+
+    VideoSource -> Perception (cards with labels, mapped to table mm) -> GameSession (tracker,
+    adapter, rules engine, logs, speech) -> annotated.mp4, scoresheet.json/.csv, report.html
+
+Perception has two backends: ``model`` (the shipped detector and card classifier) and ``truth``
+(the simulator's per-frame ground truth in frames.jsonl beside the video: a test aid that measures
+everything after the vision stage; never for real recordings).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from .sources import Frame, SourceError, VideoSource
+from .tracker import TableDetection
+
+
+class ReviewError(ValueError):
+    pass
+
+
+class Perception(Protocol):
+    def perceive(self, frame: Frame) -> list[tuple[str, float, np.ndarray]]:
+        """(label, confidence, 4x2 image corners) of every card seen in the frame."""
+
+
+class TruthPerception:
+    """The simulator's ground truth: what a perfect recogniser would say (frames.jsonl)."""
+
+    def __init__(self, frames_jsonl: str | Path, min_visible: float = 0.25):
+        path = Path(frames_jsonl)
+        if not path.is_file():
+            raise ReviewError(f"{path}: no such ground-truth file (written by `referee simulate`)")
+        self.frames = {}
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            try:
+                rec = json.loads(line)
+                self.frames[int(rec["frame"])] = rec["cards"]
+            except (ValueError, KeyError, TypeError) as e:
+                raise ReviewError(f"{path}:{number}: not a ground-truth frame record ({e})") from None
+        self.min_visible = min_visible
+
+    def perceive(self, frame: Frame):
+        return [(c["class"], 1.0, np.asarray(c["corners"], np.float32)) for c in self.frames.get(frame.index, [])
+                if c.get("visible_fraction", 1.0) >= self.min_visible and c["class"] != "back"]
+
+
+class ModelPerception:
+    """The shipped two-stage recogniser (card detector, then a classifier on each card warped upright)."""
+
+    def __init__(self, game: str, deck: str | None):
+        try:
+            from .recognize import CardRecognizer
+        except ImportError as e:
+            raise ReviewError(f"the card recogniser is not built yet ({e}); use --perception truth on a "
+                              "simulated video") from None
+        self.recognizer = CardRecognizer.for_game(game, deck)
+
+    def perceive(self, frame: Frame):
+        return self.recognizer.recognize(frame.image)
+
+
+def to_table(mapper, cards) -> list[TableDetection]:
+    if not cards:
+        return []
+    centres = np.array([np.asarray(c, np.float32).reshape(-1, 2).mean(axis=0) for _, _, c in cards])
+    xy = mapper.image_to_table(centres)
+    return [TableDetection(label, float(x), float(y), float(conf)) for (label, conf, _), (x, y) in zip(cards, xy)]
+
+
+def find_table(source: VideoSource, calibration: str | None, layout, search_frames: int = 90):
+    """The TableMapper: from a calibration file, or from the corner markers in the video's first frames."""
+    from .calibration.files import CalibrationError
+    from .calibration.mapper import TableMapper
+    from .calibration.table import TableCalibration, TableMarkers, calibrate_table
+
+    if calibration:
+        try:
+            return TableMapper(TableCalibration.load(calibration), layout)
+        except CalibrationError as e:
+            raise ReviewError(str(e)) from None
+    last = None
+    for frame in source:
+        if frame.index >= search_frames:
+            break
+        try:
+            return TableMapper(calibrate_table(frame.image, TableMarkers()), layout)
+        except CalibrationError as e:
+            last = e
+    raise ReviewError(f"{source.path}: the four table markers were not found in the first {search_frames} frames "
+                      f"({last.message if last else 'no frames'}); calibrate with `referee calibrate table` and pass "
+                      "--calibration FILE")
+
+
+def review(game: str, video: str | Path, out: str | Path, setup: dict, *, perception: str = "model",
+           calibration: str | None = None, options: dict | None = None, speaker=None, annotate: bool = True,
+           progress: bool = True, lang: str = "en") -> dict:
+    """Referee a recording; write everything to ``out``; return a summary (scoresheet and figures)."""
+    import cv2
+    from tqdm import tqdm
+
+    from .overlay import Overlay, crazy_panel
+    from .phrases import phrasebook
+    from .report import thumbnail, write_report, write_scoresheet
+    from .session import GameSession, SessionError
+    from .speech import Announcer
+
+    out = Path(out)
+    try:
+        source = VideoSource(video)
+    except SourceError as e:
+        raise ReviewError(str(e)) from None
+    if perception == "truth":
+        perceiver = TruthPerception(Path(video).with_name("frames.jsonl"))
+    elif perception == "model":
+        perceiver = ModelPerception(game, setup.get("deck"))
+    else:
+        raise ReviewError(f"unknown perception {perception!r}; expected model or truth")
+    phrase = phrasebook(game, lang)
+    announcer = Announcer(speaker) if speaker is not None else None
+    try:
+        session = GameSession(game, setup, out_dir=out, announcer=announcer, phrase=phrase, options=options)
+    except SessionError as e:
+        raise ReviewError(str(e)) from None
+    mapper = find_table(source, calibration, session.layout)
+    overlay = Overlay(mapper)
+    writer = None
+    if annotate:
+        writer = cv2.VideoWriter(str(out / "annotated.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), source.fps, source.size)
+    thumbs: dict[int, str] = {}
+    t0 = time.perf_counter()
+    frames = 0
+    bar = tqdm(source, total=source.frame_count or None, unit="frame", desc="review", disable=not progress)
+    for frame in bar:
+        frames += 1
+        if frame.index % 15 == 0:
+            mapper.update(frame.image, frame.t)  # a bumped camera is corrected; a covered marker keeps the last fix
+        cards = perceiver.perceive(frame)
+        before = len(session.events)
+        new = session.step(frame.index, frame.t, to_table(mapper, cards))
+        for e in new:
+            text = phrase(e)
+            if text:
+                overlay.add_caption(frame.t, text, e.type == "violation")
+        if writer is not None or new:
+            panel = crazy_panel(session.engine) if game == "crazy" else []
+            drawn = overlay.draw(frame.image, frame.t, cards, panel)
+            if writer is not None:
+                writer.write(drawn)
+            for i in range(before, before + len(new)):
+                thumbs[i] = thumbnail(drawn)
+    bar.close()
+    seconds = time.perf_counter() - t0
+    if writer is not None:
+        writer.release()
+    if announcer is not None:
+        announcer.close()
+    session.close()
+    sheet = session.scoresheet()
+    write_scoresheet(sheet, out)
+    video_s = frames / source.fps if source.fps else 0.0
+    stats = {"frames": frames, "skipped frames": source.skipped, "video seconds": round(video_s, 1),
+             "review seconds": round(seconds, 1), "speed": f"{video_s / seconds:.1f}x real time" if seconds else "-",
+             "perception": perception, "actions": len(session.adapter.log)}
+    write_report(out / "report.html", title=f"{game} review", subtitle=str(video), sheet=sheet, events=session.events,
+                 phrase=phrase, thumbs=thumbs, stats=stats)
+    return {"scoresheet": sheet, "stats": stats, "events": len(session.events)}
+
+
+def read_setup(path: str | Path) -> dict:
+    """A setup from a JSON file, or the first line of an action log (a simulator's actions.jsonl)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ReviewError(f"{p}: no such setup file")
+    text = p.read_text(encoding="utf-8").strip()
+    try:
+        obj = json.loads(text.splitlines()[0]) if p.suffix == ".jsonl" else json.loads(text)
+    except (ValueError, IndexError) as e:
+        raise ReviewError(f"{p}: not a JSON setup ({e})") from None
+    if not isinstance(obj, dict) or obj.get("type") != "setup":
+        raise ReviewError(f"{p}: expected a setup action ({{\"type\": \"setup\", ...}})")
+    return obj
+
+
+def _cmd(args) -> int:
+    from .speech import make_speaker
+
+    try:
+        if args.setup:
+            setup = read_setup(args.setup)
+        else:
+            if not args.players:
+                raise ReviewError("say who plays: --players Ann,Bob,Cyd,Dee (clockwise) or --setup FILE")
+            players = args.players.split(",")
+            setup = {"type": "setup", "game": args.game, "players": players, "deck": args.deck,
+                     "dealer": args.dealer or players[0], "options": {}}
+        options = {"rounds": args.rounds.split(",")} if args.rounds else {}
+        speaker = None if args.mute and not args.speech_wav else make_speaker(
+            mute=False, wav=args.speech_wav, voice=args.voice, rate=args.rate)
+        result = review(args.game, args.video, args.out, setup, perception=args.perception,
+                        calibration=args.calibration, options=options, speaker=speaker,
+                        annotate=not args.no_video, lang=args.lang)
+    except ReviewError as e:
+        print(f"referee review: {e}", file=sys.stderr)
+        return 2
+    from .games import game_module
+
+    print(game_module(args.game).format_scoresheet(result["scoresheet"]))
+    s = result["stats"]
+    print(f"\n{s['frames']} frames ({s['skipped frames']} skipped) in {s['review seconds']} s: {s['speed']}; "
+          f"wrote {args.out}/report.html")
+    return 0
+
+
+def register(sub) -> None:
+    r = sub.add_parser("review", help="referee a recorded game video")
+    r.add_argument("video")
+    r.add_argument("--game", required=True, choices=["crazy", "crazy-kick", "fodbold"])
+    r.add_argument("--out", required=True, help="folder for events, actions, scoresheet, annotated video, report")
+    r.add_argument("--setup", help="a setup action (JSON), or an action log whose first line is the setup")
+    r.add_argument("--players", help="comma-separated, clockwise (instead of --setup)")
+    r.add_argument("--dealer")
+    r.add_argument("--deck", default="rook", choices=["rook", "standard"])
+    r.add_argument("--rounds", help="Crazy: the round types in the order they were chosen, comma-separated")
+    r.add_argument("--calibration", help="table.yaml (default: find the corner markers in the video)")
+    r.add_argument("--perception", default="model", choices=["model", "truth"],
+                   help="model: the shipped recogniser; truth: a simulator's frames.jsonl (testing only)")
+    r.add_argument("--no-video", action="store_true", help="skip annotated.mp4 (faster)")
+    r.add_argument("--mute", action="store_true", default=True, help="do not speak (default for reviews)")
+    r.add_argument("--speech-wav", metavar="FILE", help="write what would be said to a WAV file")
+    r.add_argument("--voice")
+    r.add_argument("--rate", type=int)
+    r.add_argument("--lang", default="en", help="phrase language (fodbold: en or da)")
+    r.set_defaults(func=_cmd)
