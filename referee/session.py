@@ -52,7 +52,42 @@ def _crazy_parts() -> GameParts:
     )
 
 
-PARTS: dict[str, Callable[[], GameParts]] = {"crazy": _crazy_parts}
+def _crazy_kick_parts() -> GameParts:
+    from .calibration.layouts import crazy_kick_layout
+    from .games.crazy_kick.actions import ACTION_ADAPTER
+    from .games.crazy_kick.adapter import CrazyKickAdapter
+    from .games.crazy_kick.catalogue import load_catalog
+    from .games.crazy_kick.rules import CrazyKickGame
+
+    return GameParts(
+        parse=ACTION_ADAPTER.validate_python,
+        engine=lambda setup: CrazyKickGame(setup, load_catalog(setup.catalog) if setup.catalog else None),
+        layout=lambda setup: crazy_kick_layout(len(setup.teams["red"]), len(setup.teams["white"])),
+        adapter=lambda game, layout, opts: CrazyKickAdapter(
+            game, layout, **{k: opts[k] for k in ("correction_frames", "pile_wait_frames") if k in opts}),
+        phrases="crazy-kick",
+    )
+
+
+def _fodbold_parts() -> GameParts:
+    from .calibration.layouts import fodbold_layout
+    from .games.fodbold.actions import ACTION_ADAPTER
+    from .games.fodbold.adapter import FodboldAdapter
+    from .games.fodbold.loader import load_board, load_decks
+    from .games.fodbold.rules import FodboldGame
+
+    return GameParts(
+        parse=ACTION_ADAPTER.validate_python,
+        engine=lambda setup: FodboldGame(setup, load_board(setup.board), load_decks(setup.decks)),
+        layout=lambda setup: fodbold_layout(board=load_board(setup.board)),
+        adapter=lambda game, layout, opts: FodboldAdapter(
+            game, layout, **{k: opts[k] for k in ("correction_frames",) if k in opts}),
+        phrases="fodbold",
+    )
+
+
+PARTS: dict[str, Callable[[], GameParts]] = {"crazy": _crazy_parts, "crazy-kick": _crazy_kick_parts,
+                                             "fodbold": _fodbold_parts}
 
 
 def game_parts(game: str) -> GameParts:
@@ -107,14 +142,25 @@ class GameSession:
         return new
 
     def choose(self, *args, t: float | None = None, **kwargs) -> list[Event]:
-        """An operator's call the camera cannot see (Crazy: the round type)."""
-        return self._apply(self.adapter.choose_round(*args, t=t, **kwargs))
+        """An operator's call the camera cannot see: the adapter's ``operator(*args)`` (Crazy Kick
+        ``choose("ball_out")``, Fodbold ``choose("roll", "red", 3)``), else Crazy's round type
+        (``choose("red")``). The call may give one action or a list of them."""
+        call = getattr(self.adapter, "operator", None) or self.adapter.choose_round
+        out = call(*args, t=t, **kwargs)
+        events: list[Event] = []
+        for action in out if isinstance(out, list) else [out]:
+            events += self._apply(action)
+        return events
 
     def undo(self, t: float | None = None) -> list[Event]:
-        """The operator takes back the last action (never the setup)."""
-        if not self.adapter.log:
+        """The operator takes back the last action (never the setup). An adapter with ``undoable(action)``
+        says which of its actions the operator means (Crazy Kick: not the camera's pile-top records)."""
+        log = self.adapter.log
+        undoable = getattr(self.adapter, "undoable", None)
+        i = next((k for k in range(len(log) - 1, -1, -1) if undoable is None or undoable(log[k])), None)
+        if i is None:
             return []
-        gone = self.adapter.log.pop()
+        gone = log.pop(i)
         return self._rebuild(note={"type": "undo", "t": t, "undone": gone})
 
     # ---- internals ---------------------------------------------------------------------------

@@ -1,0 +1,279 @@
+"""From what the camera saw (tracker observations in table millimetres) to Crazy Kick actions.
+
+What the camera sees, and what the adapter makes of it (labels are the catalogue's card ids):
+
+- **The centre pile.** A card id the engine does not have on the pile that comes to rest in the
+  ``centre`` zone (it appears there, is carried there from elsewhere, or the top card's track is
+  relabelled because a card landed right on it) is a ``play``. A card that is already on the
+  centre pile or set aside as a goal is never a new play: that is the card under an illegal card
+  the player took back (the engine never put the illegal card on the pile), or a lower card of a
+  pile knocked askew. Moves within the centre and cards leaving it (the pile gathered after a goal
+  or a ball out) need no action.
+- **A misread or a new card?** A relabel of the card this adapter played last (within
+  ``correction_frames`` of that play) corrects that play, as in Crazy, unless the engine took the
+  first card and the new one legally follows it: then it is a second card slapped straight on top.
+  Later relabels, and relabels of a card with another play after it, are always new cards.
+- **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
+  whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
+  carried straight from a pile names that pile. Otherwise the player of the card's team whose pile
+  is nearest to where the card came from (or came to rest) when that is the only guess, else no
+  player: the engine then judges the card without the checks that need a player (``wrong_team``,
+  ``not_on_top``), which is better than a false foul on a guess. A card of the other team is
+  never attributed to a player.
+- **The player piles** (zones ``pileA1``.., team A = red along the bottom edge, team B = white):
+  whenever the cards resting in a player's zone change, a ``table`` action gives that player's
+  visible pile tops, left to right, padded with ``null`` to the number of piles he lays out (a pile
+  covered by a hand is unseen, not missing: no false ``layout`` call). A zone showing more cards
+  than the player lays out (a hand held low, a card on its way) is not reported; cards of the
+  other team there are left out. The engine uses the tops to say whether a fitting card shows.
+  A pile top that changes into another card may have gone to the centre (the card under it shows)
+  or been covered (a card turned up onto it): until the old top is played, or for
+  ``pile_wait_frames``, that pile is reported unseen, so a play whose pile change the camera
+  reported first is never "not on top".
+- **Not on top** (setting ``track_piles``) is called only on the camera's own evidence: the card
+  was seen covered on that player's pile and not on top since. A card the camera never saw
+  covered, played while its view of the player's piles shows other tops, means that view was out
+  of date (a card turned up and laid within a moment, under a hand): the pile it was last seen on
+  is reported unseen first, and no foul is called.
+- **Goal cards set aside.** A goal card coming to rest in a goal area that the engine has not
+  counted and this adapter never played (the camera missed it on the pile: a hand covered it) is
+  played then; one already played (counted, or refused) is not played twice.
+- **Ball out** cannot be seen (it is the teams' agreement): the operator calls it,
+  ``operator("ball_out")``, and the action carries the pile tops in view.
+
+The adapter reads the engine but never changes it: it returns actions, and the caller applies them.
+"""
+from __future__ import annotations
+
+import math
+
+from ..crazy.adapter import Correction
+from .catalogue import TEAMS
+from .rules import CrazyKickGame
+
+SIDES = {"A": "red", "B": "white"}  # layout side -> team: team A sits along the bottom edge
+
+__all__ = ["CrazyKickAdapter", "Correction", "SIDES"]
+
+
+class CrazyKickAdapter:
+    def __init__(self, game: CrazyKickGame, layout, correction_frames: int = 8, pile_wait_frames: int = 30,
+                 sides: dict[str, str] | None = None):
+        """``layout``: ``crazy_kick_layout(len(red), len(white))``. ``correction_frames``: how soon
+        after a play a relabel of its card is taken as a misread of that card (about the tracker's
+        ``label_votes``: a misread is outvoted within that many frames, while a new card needs
+        time to land and lie still). ``pile_wait_frames``:
+        how long a pile top replaced by another card is awaited on the centre pile before the new
+        card counts as the top (it was turned up onto the pile, not uncovered). ``sides``: which
+        team sits on layout side A and B (default A red, B white)."""
+        if correction_frames < 0 or pile_wait_frames < 0:
+            raise ValueError(f"correction_frames and pile_wait_frames must not be negative, "
+                             f"got {correction_frames} and {pile_wait_frames}")
+        self.pile_wait_frames = pile_wait_frames
+        self.game = game
+        self.correction_frames = correction_frames
+        sides = dict(sides or SIDES)
+        if sorted(sides.values()) != sorted(TEAMS) or set(sides) != {"A", "B"}:
+            raise ValueError(f"sides must map A and B to red and white, got {sides}")
+        self.centre = layout.zone("centre")
+        self.goal_zones = layout.zones_in("goal")
+        self.pile_zones: dict[str, object] = {}  # player -> zone
+        for z in layout.zones_in("pile"):
+            side, k = z.owner[0], int(z.owner[1:])
+            team = game.teams[sides[side]]
+            if k <= len(team):
+                self.pile_zones[team[k - 1]] = z
+        missing = [p for p in game.players if p not in self.pile_zones]
+        if missing:
+            raise ValueError(f"the layout has no pile zone for {', '.join(missing)}")
+        self.log: list[dict] = []
+        self.seen_on: dict[str, str] = {}                   # card id -> player whose pile it last lay on
+        # player -> track id -> (label, x, y, masked: (the unplayed card it replaced, frame) or None)
+        self.zone_cards: dict[str, dict[int, tuple]] = {p: {} for p in self.pile_zones}
+        self._plays: dict[int, tuple[dict, int]] = {}       # track id -> (its play action, frame)
+        self._dirty: set[str] = set()                       # players whose tops changed since the last table
+        self._covered: dict[str, str] = {}                  # card id -> player on whose pile it was covered
+        self._last_xy: dict[str, tuple[float, float]] = {}  # card id -> where it last lay on a pile
+        self._t = 0.0
+
+    # ---- operator calls ----------------------------------------------------------------------
+
+    def operator(self, call: str, t: float | None = None) -> dict:
+        """A call the camera cannot see: ``"ball_out"`` (both teams agreed)."""
+        if call != "ball_out":
+            raise ValueError(f"Crazy Kick operator calls: ball_out; got {call!r}")
+        visible = [c for p in self.game.players for c in self._tops(p) or [] if c is not None]
+        self._covered.clear()  # everyone picks up and lays out again
+        return self._emit({"type": "ball_out", "visible": visible}, t, None)
+
+    # ---- observations ------------------------------------------------------------------------
+
+    def observe(self, obs, t: float | None = None) -> list:
+        """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
+        if t is not None:
+            self._t = float(t)
+        card = self.game.catalog.cards.get(obs.label)
+        if card is None and obs.kind != "relabelled":
+            return []
+        out: list = []
+        here = (obs.x, obs.y)
+        if card is None or obs.kind == "vanished":
+            pass
+        elif self.centre.contains(here):
+            out += self._centre(obs, card, t)
+        elif card.is_goal and obs.kind in ("appeared", "moved") and any(z.contains(here) for z in self.goal_zones):
+            if self.game.in_play(card.id) is None and not self._ever_played(card.id):
+                out += self._play(obs, card, t)
+        # the play first: a pile change reported before it would make its card look not on top
+        return out + self._piles(obs, t)
+
+    def _centre(self, obs, card, t) -> list:
+        came_from = obs.from_xy
+        if obs.kind == "moved" and came_from is not None and self.centre.contains(came_from):
+            return []  # nudged within the pile
+        if obs.kind not in ("appeared", "moved", "relabelled") or self.game.in_play(card.id) is not None:
+            return []
+        first, frame = self._plays.get(obs.track_id, (None, None))
+        i = next((k for k, a in enumerate(self.log) if a is first), None)  # None: undone meanwhile
+        later = i is not None and any(a.get("type") == "play" for a in self.log[i + 1:])
+        if obs.kind == "relabelled" and i is not None and not later:
+            if obs.frame - frame <= self.correction_frames and not (
+                    self.game.in_play(first["card"]) == "pile" and self.game.top is not None
+                    and self.game.top.id == first["card"] and self.game.is_legal(card.id)):
+                fixed = {**first, "card": card.id}
+                player = self._who(obs, card)
+                if player is None:
+                    fixed.pop("player", None)
+                else:
+                    fixed["player"] = player
+                self.log[i] = fixed
+                self._plays[obs.track_id] = (fixed, frame)
+                return [Correction(i, fixed)]
+        return self._play(obs, card, t)
+
+    def _play(self, obs, card, t) -> list:
+        action = {"type": "play", "card": card.id}
+        player = self._who(obs, card)
+        out = self._unseen_first(card.id, player, t, obs.frame)
+        if player is not None:
+            action["player"] = player
+        self._emit(action, t, obs.frame)
+        self._plays[obs.track_id] = (action, obs.frame)
+        self._covered.pop(card.id, None)
+        if card.is_goal:
+            self._covered.clear()  # everyone picks up and lays out again
+        for p, cards in self.zone_cards.items():  # the card under it may be reported now
+            for tid, (label, x, y, masked) in list(cards.items()):
+                if masked is not None and masked[0] == card.id:
+                    cards[tid] = (label, x, y, None)
+                    self._dirty.add(p)
+        return out + [action]
+
+    def _unseen_first(self, card_id: str, player: str | None, t, frame) -> list:
+        """With ``track_piles`` the engine flags a card that was not on top of the player's piles.
+        The camera stands by that call only when it saw the card covered on his piles (and not on
+        top since); otherwise its view of his piles was out of date (a card turned up and laid
+        under a hand), and the pile the card was last seen on is reported unseen first."""
+        tops = self.game.tops.get(player) if player is not None else None
+        if (not self.game.options.track_piles or not tops or None in tops or card_id in tops
+                or self._covered.get(card_id) == player):
+            return []
+        slot = 0
+        xs = [c[1] for c in sorted(self.zone_cards[player].values(), key=lambda c: c[1])
+              if self.game.catalog[c[0]].team == self.game.team_of[player]]
+        if card_id in self._last_xy and len(xs) == len(tops):
+            slot = min(range(len(xs)), key=lambda i: abs(xs[i] - self._last_xy[card_id][0]))
+        tops = list(tops)
+        tops[slot] = None
+        return [self._emit({"type": "table", "piles": {player: tops}}, t, frame)]
+
+    def _who(self, obs, card) -> str | None:
+        """Who laid ``card``: the pile it came from, the pile it last lay on, else the one nearest
+        pile of its team; None when there is no telling."""
+        team = self.game.teams[card.team]
+        if obs.from_xy is not None:
+            for p in team:
+                if self.pile_zones[p].contains(obs.from_xy):
+                    return p
+        if self.seen_on.get(card.id) in team:
+            return self.seen_on[card.id]
+        if len(team) == 1:
+            return team[0]
+        x, y = obs.from_xy if obs.from_xy is not None else (obs.x, obs.y)
+        dist = sorted((math.dist((x, y), self.pile_zones[p].centre), p) for p in team)
+        if dist[1][0] - dist[0][0] > 0.25 * dist[1][0]:
+            return dist[0][1]  # clearly nearer one pile than any other of the team
+        return None
+
+    @staticmethod
+    def undoable(action: dict) -> bool:
+        """What the operator's undo takes back: a play or a ball out, never the pile tops."""
+        return action.get("type") != "table"
+
+    def _ever_played(self, card_id: str) -> bool:
+        return any(a.get("type") == "play" and a.get("card") == card_id for a in self.log)
+
+    # ---- the player piles --------------------------------------------------------------------
+
+    def _piles(self, obs, t) -> list:
+        """Keep the cards resting in each pile zone; a ``table`` action for the players whose
+        visible tops changed."""
+        changed, self._dirty = self._dirty, set()
+        for p, cards in self.zone_cards.items():  # a replaced top not played in time was covered
+            for tid, (label, x, y, masked) in list(cards.items()):
+                if masked is not None and obs.frame - masked[1] > self.pile_wait_frames:
+                    cards[tid] = (label, x, y, None)
+                    self._covered[masked[0]] = p  # it never reached the centre: it lies under this card
+                    changed.add(p)
+        before = None
+        for p, cards in self.zone_cards.items():
+            if obs.track_id in cards:
+                before = cards.pop(obs.track_id)
+                changed.add(p)
+        if obs.kind != "vanished":
+            for p, z in self.pile_zones.items():
+                if z.contains((obs.x, obs.y)):
+                    if obs.label in self.game.catalog.cards:
+                        # A top replaced by the card under it while the top is on its way to the
+                        # centre: unseen until it is played, else it would look not on top.
+                        masked = before[3] if before is not None else None
+                        old = obs.old_label if obs.kind == "relabelled" else None
+                        if (old in self.game.catalog.cards and self.game.in_play(old) is None
+                                and self.seen_on.get(old) == p):
+                            masked = (old, obs.frame)
+                        if masked is not None and masked[0] == obs.label:  # read back: it never left
+                            masked = None
+                        self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
+                        self._covered.pop(obs.label, None)
+                        self._last_xy[obs.label] = (obs.x, obs.y)
+                        if self.game.catalog[obs.label].team == self.game.team_of[p]:
+                            self.seen_on[obs.label] = p
+                    changed.add(p)
+                    break
+        piles = {}
+        for p in sorted(changed, key=self.game.players.index):
+            tops = self._tops(p)
+            if tops is not None and tops != self.game.tops.get(p):
+                piles[p] = tops
+        if not piles:
+            return []
+        return [self._emit({"type": "table", "piles": piles}, t, obs.frame)]
+
+    def _tops(self, p: str) -> list[str | None] | None:
+        """``p``'s visible pile tops, left to right, padded to his pile count; None when his zone
+        shows more cards than he lays out (something there is not a pile top)."""
+        team = self.game.team_of[p]
+        cards = sorted(self.zone_cards[p].values(), key=lambda c: c[1])
+        k = self.game.layout[p]
+        if len(cards) > k:
+            return None
+        mine = [c[0] if c[3] is None else None for c in cards if self.game.catalog[c[0]].team == team]
+        return mine + [None] * (k - len(mine))
+
+    def _emit(self, action: dict, t: float | None, frame: int | None) -> dict:
+        action["t"] = round(float(t if t is not None else self._t), 3)  # the engine requires a time
+        if frame is not None:
+            action["frame"] = int(frame)
+        action["source"] = "camera"
+        self.log.append(action)
+        return action

@@ -1,0 +1,202 @@
+"""From what the camera saw (tracker observations in table millimetres) to Fodbold actions.
+
+Labels are those of ``labels.py``: pieces ``red-9``/``blue-4``, ``ball``, pass and shot cards by
+their deck ids, ``back`` for a face-down card. Squares come from the layout's board grid.
+
+- **A piece comes to rest on another square than the engine has it on**: a ``move`` (``to`` that
+  square; ``from`` the square it was seen leaving, when that is where the engine has it). Coming to
+  rest on an opponent's square is a man-marking, which the engine works out from the squares. A
+  piece back on the square the engine has it on (the table put back a piece the engine refused, a
+  piece straightened on its square) is no move. A piece seen on a square again after a hand hid it
+  for long (a new track) is treated the same way.
+- **A nudge is not a move.** A piece that is not expected to move (it is not the team's turn, no
+  card awaits its move, or the card does not let that piece move) and sits one square from where
+  the engine has it was knocked by a hand: no call. Two squares or more is a move, and the engine
+  says what is wrong with it (out of turn, not on the card, too far ...).
+- **A card comes into view face up** (it appears, or a face-down card turns over: a ``back`` track
+  relabelled): a pass card is that team's ``draw`` (the team is in the card's id, red or blue deck);
+  a shot card is a ``shot`` by the team to play (both teams' shot decks are the same cards, so the
+  card cannot say whose it is; before the kick-off is decided nobody is to play and no call is
+  made). A card is drawn once: a pass card the engine has taken is the discard pile seen again, and
+  a card that made its action is not read again while the tracker follows it; a card the engine
+  refused (drawn out of turn) went back to the deck and counts when it is shown again. A shot card
+  counts again only after its deck was reshuffled.
+- **A label corrected by the tracker** (a misread while it settled) corrects the action it made,
+  when it comes within ``correction_frames`` of it, nothing has happened since, and it reads the
+  same kind of thing (piece for piece, pass card for pass card, shot card for shot card): a
+  ``Correction``. Anything else is taken as the new label coming into view (a face-down card turned
+  over is a draw shown; the next card laid on the same discard spot is the next draw).
+- **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
+  its card while the engine still waits for a move, the adapter first makes the staying move: the
+  player the ball token went to (a pass to a player who does not move), else the holder when the
+  ball stayed with him, else, for the team without the ball, a player who may stay.
+- **The ball** token makes no action of its own: the engine knows who has it from the cards and
+  moves. The adapter keeps the square it was last seen on (``ball_square``) for the staying move
+  above and for the overlay.
+- **The die** is not read: the kick-off comes from the setup's ``first`` or the operator's call
+  ``operator("roll", team, value)``.
+
+The adapter reads the engine but never changes it: it returns actions, and the caller applies them.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..crazy.adapter import Correction
+from .board import TEAMS, BoardError, square_name
+from .labels import BACK, BALL, parse_piece
+from .rules import FodboldGame, chebyshev
+
+__all__ = ["FodboldAdapter", "Correction"]
+
+
+class FodboldAdapter:
+    def __init__(self, game: FodboldGame, layout, correction_frames: int = 30):
+        """``layout``: ``fodbold_layout()``, whose grid names the board's squares.
+        ``correction_frames``: how soon after an action a relabel of its object corrects it."""
+        if layout.grid is None:
+            raise ValueError("the Fodbold adapter needs a layout with a board grid")
+        if correction_frames < 0:
+            raise ValueError(f"correction_frames must not be negative, got {correction_frames}")
+        self.correction_frames = correction_frames
+        self.game = game
+        self.grid = layout.grid
+        self.log: list[dict] = []
+        self.ball_square: str | None = None
+        self._made: dict[int, dict] = {}  # track id -> the action it made
+
+    # ---- operator calls ----------------------------------------------------------------------
+
+    def operator(self, call: str, *args, t: float | None = None) -> dict:
+        """A call the camera cannot see: ``("roll", team, value)`` for the kick-off die."""
+        if call != "roll" or len(args) != 2 or args[0] not in TEAMS:
+            raise ValueError(f"Fodbold operator calls: roll TEAM VALUE (team red or blue); got {(call, *args)!r}")
+        return self._emit({"type": "roll", "team": args[0], "value": int(args[1])}, t, None, None)
+
+    # ---- observations ------------------------------------------------------------------------
+
+    def observe(self, obs, t: float | None = None) -> list:
+        """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
+        if obs.kind == "vanished":
+            return []
+        if obs.kind == "relabelled":
+            return self._relabelled(obs, t)
+        if obs.label == BALL:
+            self.ball_square = self._square((obs.x, obs.y))
+            return []
+        piece = parse_piece(obs.label)
+        if piece is not None:
+            return self._piece(obs, piece, t)
+        return self._card(obs, t)
+
+    def _square(self, xy) -> str | None:
+        """The board square under a point; None off the board (goal squares are off the board)."""
+        name = self.grid.square_at(xy)
+        if name is None:
+            return None
+        try:
+            self.game.board.parse(name)
+        except BoardError:
+            return None
+        return name
+
+    def _piece(self, obs, p: tuple[str, int], t) -> list:
+        game = self.game
+        there = game.pos.squares.get(p)
+        to = self._square((obs.x, obs.y))
+        if there is None or to is None:
+            return []  # a piece not in play, or lifted off the board: nothing the rules know
+        here = game.board.parse(to)
+        if here == there:
+            return []
+        expected = game.phase == "move" and p[0] == game.pos.to_play and p in game.allowed_movers()
+        if not expected and chebyshev(here, there) < 2:
+            return []  # knocked one square by a hand: no call
+        action = {"type": "move", "team": p[0], "piece": p[1]}
+        if obs.from_xy is not None and self._square(obs.from_xy) == square_name(there):
+            action["from"] = square_name(there)
+        action["to"] = to
+        return [self._emit(action, t, obs.frame, obs.track_id)]
+
+    def _card(self, obs, t) -> list:
+        if obs.track_id in self._made:
+            return []  # this card already made its action; now it is moved aside
+        game, card = self.game, obs.label
+        team = next((tm for tm in TEAMS if game.decks.pass_card(tm, card) is not None), None)
+        if team is not None:
+            if card in game.drawn[team]:
+                return []
+            out = self._stayed(team, t, obs.frame)
+            return out + [self._emit({"type": "draw", "team": team, "card": card}, t, obs.frame, obs.track_id)]
+        if card in game.decks.shots:
+            team = game.pos.to_play
+            if team is None:
+                return []
+            if game.phase == "move" and game.ball_team() not in (None, team) and not game.pos.turnover:
+                team = "blue" if team == "red" else "red"  # the shooter's opponent stayed put first
+            used = game.shots_drawn[team]
+            if card in used and len(used) < len(game.decks.shots):
+                return []
+            out = self._stayed(team, t, obs.frame)
+            return out + [self._emit({"type": "shot", "team": team, "card": card}, t, obs.frame, obs.track_id)]
+        return []  # a face-down card, a hand, anything else
+
+    def _stayed(self, team: str, t, frame) -> list:
+        """``team`` shows a card while the engine still waits for the other team's move: that team
+        moved nobody, which the camera cannot see. The player who stayed put is the one the ball
+        token went to (a pass to a player who stays where he is), else the holder when the ball
+        stayed with him, else (the team without the ball) any player who may stay; when it cannot
+        be told, no move is made and the engine judges the card as shown."""
+        game = self.game
+        mover = game.pos.to_play
+        if game.phase != "move" or mover is None or mover == team:
+            return []
+        stay = [p for p in game.allowed_movers() if game.move_problem(p, game.pos.squares[p]) is None]
+        ball = game.board.parse(self.ball_square) if self.ball_square else None
+        if game.ball_team() == mover and not game.pos.turnover:
+            at_ball = [p for p in stay if game.pos.squares[p] == ball]
+            holder = game.pos.holder
+            pick = (at_ball[0] if at_ball else
+                    holder if holder in stay and ball in (None, game.pos.squares[holder]) else None)
+        else:
+            pick = stay[0] if stay else None
+        if pick is None:
+            return []
+        sq = square_name(game.pos.squares[pick])
+        return [self._emit({"type": "move", "team": pick[0], "piece": pick[1], "from": sq, "to": sq}, t, frame, None)]
+
+    def _relabelled(self, obs, t) -> list:
+        done = self._made.get(obs.track_id)
+        i = next((k for k, a in enumerate(self.log) if a is done), None)  # None: undone meanwhile
+        if (i == len(self.log) - 1 and obs.frame - done.get("frame", obs.frame) <= self.correction_frames
+                and done["type"] != "roll"):
+            fixed = None
+            piece = parse_piece(obs.label)
+            if done["type"] == "move" and piece is not None:
+                fixed = {**done, "team": piece[0], "piece": piece[1]}
+                fixed.pop("from", None)  # it was checked against the other piece's square
+            elif done["type"] == "draw":
+                team = next((tm for tm in TEAMS if self.game.decks.pass_card(tm, obs.label) is not None), None)
+                if team is not None:
+                    fixed = {**done, "team": team, "card": obs.label}
+            elif done["type"] == "shot" and obs.label in self.game.decks.shots:
+                fixed = {**done, "card": obs.label}
+            if fixed is not None:
+                self.log[i] = fixed
+                self._made[obs.track_id] = fixed
+                return [Correction(i, fixed)]
+        self._made.pop(obs.track_id, None)
+        if obs.label == BACK:
+            return []
+        return self.observe(replace(obs, kind="appeared", old_label=None), t)
+
+    def _emit(self, action: dict, t: float | None, frame: int | None, track: int | None) -> dict:
+        if t is not None:
+            action["t"] = round(float(t), 3)
+        if frame is not None:
+            action["frame"] = int(frame)
+        action["source"] = "camera"
+        self.log.append(action)
+        if track is not None:
+            self._made[track] = action
+        return action

@@ -1,0 +1,355 @@
+"""Observations (as the tracker emits them) to Crazy Kick actions, through the real engine and layout."""
+import pytest
+
+from referee.calibration.layouts import crazy_kick_layout
+from referee.games.crazy_kick.actions import ACTION_ADAPTER
+from referee.games.crazy_kick.adapter import Correction, CrazyKickAdapter
+from referee.games.crazy_kick.rules import CrazyKickGame
+from referee.tracker import Observation
+
+TEAMS = {"red": ["Ann", "Bob"], "white": ["Cyd", "Dee"]}
+# crazy_kick_layout(2, 2): red (side A) along the bottom edge, white (side B) along the top.
+PILE = {"Ann": (-150, 300), "Bob": (150, 300), "Cyd": (-150, -300), "Dee": (150, -300)}
+CENTRE = (0, 0)
+GOAL_AREA = {"A": (-400, 0), "B": (400, 0)}
+
+
+class Table:
+    def __init__(self, options=None, teams=TEAMS, **kw):
+        setup = {"type": "setup", "game": "crazy-kick", "teams": teams, "options": options or {}}
+        self.game = CrazyKickGame(ACTION_ADAPTER.validate_python(setup))
+        self.ad = CrazyKickAdapter(self.game, crazy_kick_layout(len(teams["red"]), len(teams["white"])), **kw)
+        self.frame = 0
+        self.events = []
+
+    def see(self, kind, track, label, xy, from_xy=None, old=None, frames=30):
+        self.frame += frames
+        obs = Observation(kind, track, label, float(xy[0]), float(xy[1]), self.frame, from_xy=from_xy, old_label=old)
+        out = self.ad.observe(obs, t=self.frame / 30)
+        for a in out:
+            if isinstance(a, dict):
+                self.events += self.game.apply(ACTION_ADAPTER.validate_python(a))
+            else:  # a correction: re-score the corrected log, as the session does
+                self.game = CrazyKickGame(self.game.setup)
+                self.ad.game = self.game
+                self.events = []
+                for b in self.ad.log:
+                    self.events += self.game.apply(ACTION_ADAPTER.validate_python(b))
+        return out
+
+    def plays(self):
+        return [(a["card"], a.get("player")) for a in self.ad.log if a["type"] == "play"]
+
+    def kinds(self):
+        return [e.data.get("violation", e.type) for e in self.events if e.type != "table"]
+
+
+def legal(game, team, keeper=False):
+    """A card of ``team`` that may be laid now (and is not a goal card)."""
+    return next(c for c in game.legal_cards() if game.catalog[c].team == team and not game.catalog[c].is_goal
+                and game.catalog[c].is_keeper == keeper)
+
+
+def illegal(game, team):
+    return next(c.id for c in game.catalog if c.team == team and not c.is_goal and not game.is_legal(c.id)
+                and game.in_play(c.id) is None)
+
+
+def test_a_card_from_a_players_pile_to_the_centre_is_his_play():
+    tb = Table()
+    tb.see("appeared", 1, "R01", (PILE["Bob"][0] - 40, PILE["Bob"][1]))
+    tb.see("appeared", 2, "R01", CENTRE)  # lifted off Bob's pile, slapped on the centre
+    assert tb.ad.log[-1] == {"type": "play", "card": "R01", "player": "Bob", "t": 2.0, "frame": 60,
+                             "source": "camera"}
+    assert tb.kinds() == ["kickoff"] and tb.game.top.id == "R01"
+    card = legal(tb.game, "red")
+    tb.see("moved", 3, card, CENTRE, from_xy=PILE["Ann"])  # carried straight from Ann's pile: Ann's
+    assert tb.plays()[-1] == (card, "Ann") and tb.kinds() == ["kickoff", "pass"]
+    tb.see("moved", 4, "W05", CENTRE, from_xy=PILE["Bob"])  # a white card is never a red player's
+    assert tb.plays()[-1] == ("W05", None)
+
+
+def test_pile_tops_become_table_actions_padded_to_the_layout():
+    tb = Table()
+    tb.see("appeared", 1, "R10", (PILE["Ann"][0] - 40, 300))
+    assert tb.ad.log[-1]["piles"] == {"Ann": ["R10", None, None]}  # two piles unseen, not missing
+    tb.see("appeared", 2, "R20", (PILE["Ann"][0] + 40, 300))
+    tb.see("appeared", 3, "W20", (PILE["Ann"][0], 330))  # a white card by Ann: left out
+    assert tb.ad.log[-1]["piles"] == {"Ann": ["R10", "R20", None]}
+    n = len(tb.ad.log)
+    tb.see("appeared", 4, "R30", (PILE["Ann"][0] + 10, 280))  # four cards: something is not a pile top
+    assert len(tb.ad.log) == n
+    tb.see("vanished", 4, "R30", (PILE["Ann"][0] + 10, 280))
+    tb.see("vanished", 3, "W20", (PILE["Ann"][0], 330))
+    assert len(tb.ad.log) == n  # the tops in view did not change
+    assert "layout" not in tb.kinds() and tb.game.tops["Ann"] == ["R10", "R20", None]
+    assert tb.game.any_legal_visible() is False  # no keeper showing
+
+
+def test_a_misread_card_is_corrected_a_later_change_is_a_new_play():
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    bad = illegal(tb.game, "red")
+    tb.see("appeared", 2, bad, CENTRE)  # read wrongly as a card that does not fit
+    assert tb.kinds() == ["kickoff", "not_on_card"]
+    good = legal(tb.game, "red")
+    out = tb.see("relabelled", 2, good, CENTRE, old=bad, frames=5)  # soon after: the misread is fixed
+    assert out == [Correction(1, {**tb.ad.log[1], "card": good})]
+    assert tb.kinds() == ["kickoff", "pass"] and tb.game.top.id == good
+    nxt = legal(tb.game, "white") if any(tb.game.catalog[c].team == "white" and not tb.game.catalog[c].is_goal
+                                         for c in tb.game.legal_cards()) else legal(tb.game, "red")
+    tb.see("relabelled", 2, nxt, CENTRE, old=good, frames=60)  # a second later: a new card on top
+    assert [c for c, _ in tb.plays()] == ["R01", good, nxt] and tb.game.top.id == nxt
+
+
+def test_a_quick_second_card_that_follows_legally_is_not_taken_for_a_misread():
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    follow = legal(tb.game, "red")
+    out = tb.see("relabelled", 1, follow, CENTRE, old="R01", frames=5)
+    assert [type(a) for a in out] == [dict] and [c for c, _ in tb.plays()] == ["R01", follow]
+    assert tb.kinds() == ["kickoff", "pass"]
+
+
+def test_the_card_under_an_illegal_card_taken_back_is_no_play():
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    bad = illegal(tb.game, "white")
+    tb.see("appeared", 2, bad, (5, 5))
+    tb.see("relabelled", 2, "R01", (5, 5), old=bad)   # taken back: the keeper's card shows again
+    tb.see("moved", 1, "R01", (20, 0), from_xy=CENTRE)  # the pile pushed askew
+    assert tb.plays() == [("R01", None), (bad, None)]
+    assert tb.kinds() == ["kickoff", "not_on_card"]  # one call, not three
+
+
+def test_who_laid_it_is_left_open_rather_than_guessed():
+    tb = Table()
+    tb.see("appeared", 1, "R01", (0, 80))  # nearer Ann and Bob alike: no guess
+    assert tb.plays() == [("R01", None)]
+    solo = Table(teams={"red": ["Ann"], "white": ["Cyd"]})
+    solo.see("appeared", 1, "W01", CENTRE)  # a team of one: his card
+    assert solo.plays() == [("W01", "Cyd")]
+    tb2 = Table()
+    tb2.see("moved", 1, "W01", (-50, -60), from_xy=(-140, -180))  # came from nearer Cyd's pile than Dee's
+    assert tb2.plays() == [("W01", "Cyd")]
+
+
+def test_goal_cards_count_once_even_when_the_camera_missed_them_on_the_pile():
+    tb = Table()
+    tb.see("appeared", 1, "R40", (PILE["Bob"][0], 300))  # Mario (9), passes to 10 and 11
+    tb.see("appeared", 2, "R01", CENTRE)
+    # a pass reaching a player whose goal card exists: find the chain keeper -> ... -> goal
+    game = tb.game
+    passer = next(c for c in game.legal_cards() if game.catalog[c].team == "red" and not game.catalog[c].is_goal
+                  and any(g.is_goal and g.team == "red" and g.player in game.catalog[c].passes
+                          for g in game.catalog))
+    tb.see("appeared", 3, passer, CENTRE)
+    goal = next(g.id for g in game.catalog if g.is_goal and g.team == "red"
+                and g.player in game.catalog[passer].passes)
+    tb.see("appeared", 4, goal, GOAL_AREA["A"])  # never seen on the pile: a hand covered it
+    assert tb.game.score == {"red": 1, "white": 0} and tb.kinds()[-1] == "goal"
+    n = len(tb.ad.log)
+    tb.see("moved", 4, goal, (GOAL_AREA["A"][0] + 30, 0), from_xy=GOAL_AREA["A"])
+    tb.see("appeared", 9, goal, GOAL_AREA["B"])
+    assert len(tb.ad.log) == n and tb.game.score == {"red": 1, "white": 0}
+
+
+def test_a_refused_goal_card_set_aside_anyway_is_not_called_twice():
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    goal = next(g.id for g in tb.game.catalog if g.is_goal and g.team == "red" and not tb.game.is_legal(g.id))
+    tb.see("appeared", 2, goal, CENTRE)
+    tb.see("moved", 2, goal, GOAL_AREA["A"], from_xy=CENTRE)
+    assert tb.kinds() == ["kickoff", "not_on_card"] and tb.game.score["red"] == 0
+
+
+def test_ball_out_is_the_operators_call_with_the_tops_in_view():
+    tb = Table(options={"ball_out": "agreed"})
+    tb.see("appeared", 1, "R01", CENTRE)
+    fits = legal(tb.game, "red")
+    tb.see("appeared", 2, fits, PILE["Bob"])
+    a = tb.ad.operator("ball_out", t=9.0)
+    assert a == {"type": "ball_out", "visible": [fits], "t": 9.0, "source": "camera"}
+    tb.events += tb.game.apply(ACTION_ADAPTER.validate_python(a))
+    assert tb.kinds()[-2:] == ["bad_ball_out", "ball_out"]  # a fitting card showed
+    with pytest.raises(ValueError, match="ball_out"):
+        tb.ad.operator("goal")
+
+
+def test_with_tracked_piles_a_top_replaced_before_its_play_is_seen_is_no_foul():
+    tb = Table(options={"track_piles": True})
+    xs = [-190, -150, -110]
+    for i, c in enumerate(["R01", "R10", "R20"]):
+        tb.see("appeared", 10 + i, c, (xs[i], 300))
+    assert tb.game.tops["Ann"] == ["R01", "R10", "R20"]
+    # the card under R01 shows before R01 is seen on the centre pile
+    tb.see("relabelled", 10, "R30", (xs[0], 300), old="R01", frames=3)
+    assert tb.game.tops["Ann"][0] is None
+    out = tb.see("appeared", 20, "R01", CENTRE, frames=3)
+    assert [a["type"] for a in out] == ["play", "table"] and out[0]["player"] == "Ann"
+    assert tb.kinds() == ["kickoff"] and tb.game.tops["Ann"] == ["R30", "R10", "R20"]
+
+    # a card the camera never saw on Ann's piles, played with all three of her tops in view: the
+    # view was out of date (turned up and laid under a hand); that pile is unseen, no foul
+    fresh = next(c for c in tb.game.legal_cards() if tb.game.catalog[c].team == "red"
+                 and c not in ("R30", "R10", "R20"))
+    out = tb.see("moved", 21, fresh, CENTRE, from_xy=(PILE["Ann"][0], 240))
+    assert [a["type"] for a in out] == ["table", "play"] and out[1]["player"] == "Ann"
+    assert "not_on_top" not in tb.kinds() and None in tb.game.tops["Ann"]
+
+
+def test_with_tracked_piles_a_card_seen_covered_and_then_played_is_not_on_top():
+    tb = Table(options={"track_piles": True})
+    for i, c in enumerate(["R01", "R10", "R20"]):
+        tb.see("appeared", 10 + i, c, (-190 + 40 * i, 300))
+    tb.see("relabelled", 10, "R30", (-190, 300), old="R01", frames=3)  # R30 turned up onto R01
+    tb.see("appeared", 30, "W20", PILE["Dee"], frames=40)  # R01 never reached the centre: covered
+    assert tb.game.tops["Ann"] == ["R30", "R10", "R20"]
+    tb.see("appeared", 20, "R01", CENTRE)  # slid out from under R30
+    assert tb.kinds()[-1] == "not_on_top" and tb.game.top is None
+
+
+def test_a_card_turned_up_onto_a_pile_counts_as_its_top_after_a_wait():
+    tb = Table(options={"track_piles": True}, pile_wait_frames=30)
+    tb.see("appeared", 1, "R10", (-150, 300))
+    tb.see("relabelled", 1, "R20", (-150, 300), old="R10", frames=3)  # R10 gone to the centre, or covered?
+    assert tb.game.tops["Ann"] == [None, None, None]
+    tb.see("appeared", 2, "W20", PILE["Dee"], frames=40)  # R10 never reached the centre: it was covered
+    assert tb.game.tops["Ann"] == ["R20", None, None] and tb.ad.log[-1]["piles"]["Ann"] == ["R20", None, None]
+
+
+def test_a_relabel_after_the_operator_undid_the_play_is_a_new_play():
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.ad.log.pop()  # the operator's undo, as the session does it
+    tb.game = CrazyKickGame(tb.game.setup)
+    tb.ad.game = tb.game
+    out = tb.see("relabelled", 1, "R05", CENTRE, old="R01", frames=3)
+    assert [a["card"] for a in out] == ["R05"] and tb.game.top.id == "R05"
+
+
+def test_things_that_are_not_cards_are_ignored_and_setups_are_checked():
+    tb = Table()
+    assert tb.see("appeared", 1, "hand", CENTRE) == [] and tb.see("appeared", 2, "back", PILE["Ann"]) == []
+    assert tb.ad.log == []
+    with pytest.raises(ValueError, match="no pile zone for Bob"):
+        CrazyKickAdapter(tb.game, crazy_kick_layout(1, 2))
+    with pytest.raises(ValueError, match="sides"):
+        CrazyKickAdapter(tb.game, crazy_kick_layout(2, 2), sides={"A": "red", "B": "red"})
+
+
+# ---- whole simulated games, as the camera would see them ------------------------------------------
+
+def camera_replay(log, rng):
+    """Feed a simulated game (pile tops logged after every change) to the adapter as observations:
+    pile tops appearing, changing and going; each card reaching the centre in one of three ways
+    (carried from its pile, a new track, or the top card's track relabelled); illegal cards taken
+    back; goal cards set aside; the centre cleared after a goal or a ball out."""
+    setup = ACTION_ADAPTER.validate_python(log[0])
+    game = CrazyKickGame(setup)
+    teams = log[0]["teams"]
+    layout = crazy_kick_layout(len(teams["red"]), len(teams["white"]))
+    ad = CrazyKickAdapter(game, layout)
+    zone = {p: layout.zone(f"pile{side}{i + 1}") for side, team in (("A", "red"), ("B", "white"))
+            for i, p in enumerate(teams[team])}
+    frame, tracks = [0], iter(range(1, 10 ** 6))
+    piles = {}    # (player, i) -> [track, label]
+    centre = []   # [track, label] of cards lying on the centre pile, top last
+
+    def pile_xy(p, i):
+        k = game.layout[p]
+        x, y = zone[p].centre
+        return (x + (i - (k - 1) / 2) * 30, y)
+
+    def see(kind, tid, label, xy, from_xy=None, old=None, gap=None):
+        frame[0] += gap or rng.randint(20, 40)
+        out = ad.observe(Observation(kind, tid, label, float(xy[0]), float(xy[1]), frame[0], from_xy=from_xy,
+                                     old_label=old), t=frame[0] / 30)
+        for a in out:
+            assert isinstance(a, dict)
+            game.apply(ACTION_ADAPTER.validate_python(a))
+
+    def clear_centre():
+        for tid, label in centre:
+            see("vanished", tid, label, (0, 0))
+        centre.clear()
+
+    for k, a in enumerate(log):
+        if a["type"] == "table":
+            for p, tops in a["piles"].items():
+                for i, c in enumerate(tops):
+                    prev = piles.get((p, i))
+                    if (prev[1] if prev is not None else None) == c:
+                        continue
+                    if c is None:
+                        see("vanished", prev[0], prev[1], pile_xy(p, i))
+                        del piles[(p, i)]
+                    elif prev is None:
+                        piles[(p, i)] = [next(tracks), c]
+                        see("appeared", piles[(p, i)][0], c, pile_xy(p, i))
+                    else:
+                        see("relabelled", prev[0], c, pile_xy(p, i), old=prev[1])
+                        prev[1] = c
+        elif a["type"] == "ball_out":
+            game.apply(ACTION_ADAPTER.validate_python(ad.operator("ball_out", t=frame[0] / 30)))
+            centre[:-1] and [see("vanished", tid, label, (0, 0)) for tid, label in centre[:-1]]
+            del centre[:-1]
+        elif a["type"] == "play":
+            card, p = a["card"], a["player"]
+            i = next(i for (q, i), (_, c) in piles.items() if q == p and c == card)
+            how = rng.choice(["carry", "new", "relabel"] if centre else ["carry", "new"])
+            spot = (rng.uniform(-8, 8), rng.uniform(-8, 8))
+            nxt = log[k + 1] if k + 1 < len(log) else {}
+            under = nxt.get("piles", {}).get(p, [card] * (i + 1))[i] if nxt.get("type") == "table" else card
+            if how != "carry" and under not in (card, None) and rng.random() < 0.5:
+                # the card under it shows before the card is seen on the centre pile
+                see("relabelled", piles[(p, i)][0], under, pile_xy(p, i), old=card, gap=3)
+                piles[(p, i)][1] = under
+            if how == "carry":
+                tid = piles.pop((p, i))[0]
+                see("moved", tid, card, spot, from_xy=pile_xy(p, i))
+            elif how == "new":
+                tid = next(tracks)
+                see("appeared", tid, card, spot)
+            else:
+                tid, below = centre[-1]
+                see("relabelled", tid, card, spot, old=below)
+            accepted = game.in_play(card) is not None
+            if not accepted:  # taken back
+                if how == "carry":
+                    piles[(p, i)] = [tid, card]
+                    see("moved", tid, card, pile_xy(p, i), from_xy=spot)
+                elif how == "new":
+                    see("vanished", tid, card, spot)
+                else:
+                    see("relabelled", tid, below, spot, old=card)
+            elif game.catalog[card].is_goal:
+                if how == "relabel":
+                    centre.pop()
+                see("moved", tid, card, (-400, 0), from_xy=spot)  # set aside
+                clear_centre()
+            elif how == "relabel":
+                centre[-1] = [tid, card]
+            else:
+                centre.append([tid, card])
+    return ad, game
+
+
+@pytest.mark.parametrize("seed,players,fouls", [(1, 4, 0.0), (2, 4, 0.3), (3, 3, 0.2), (4, 6, 0.1)])
+def test_whole_simulated_games_seen_by_the_camera_score_the_same(seed, players, fouls):
+    import random
+
+    from referee.games.crazy_kick.simulate import random_game
+
+    log = random_game(random.Random(seed), n_players=players, fouls=fouls, tables="all", stuck_after=3,
+                      options={"goals_to_win": 2})
+    truth = CrazyKickGame(ACTION_ADAPTER.validate_python(log[0]))
+    for a in log[1:]:
+        truth.apply(ACTION_ADAPTER.validate_python(a))
+    ad, game = camera_replay(log, random.Random(seed))
+    plays = [(a["card"], a["player"]) for a in log if a["type"] == "play"]
+    assert [(a["card"], a.get("player")) for a in ad.log if a["type"] == "play"] == plays
+    assert sum(a["type"] == "ball_out" for a in ad.log) == sum(a["type"] == "ball_out" for a in log)
+    assert [v.type for v in game.violations] == [v.type for v in truth.violations]
+    assert game.goals and [g["card"] for g in game.goals] == [g["card"] for g in truth.goals]
+    assert game.over and game.score == truth.score

@@ -1,0 +1,248 @@
+"""Observations (as the tracker emits them) to Fodbold actions, through the real engine and layout."""
+import pytest
+
+from referee.calibration.layouts import fodbold_layout
+from referee.games.fodbold import load_board, load_decks, square_name
+from referee.games.fodbold.actions import ACTION_ADAPTER
+from referee.games.fodbold.adapter import Correction, FodboldAdapter
+from referee.games.fodbold.labels import fodbold_classes, parse_piece, piece_label
+from referee.games.fodbold.rules import FodboldGame
+from referee.tracker import Observation
+
+BOARD, DECKS = load_board(), load_decks()
+LAYOUT = fodbold_layout()
+SQ = LAYOUT.grid.centre
+BESIDE = (400, 300)  # off the board, where a drawn card is shown
+
+
+class Table:
+    def __init__(self, first="red", position=None):
+        setup = {"type": "setup", "game": "fodbold", "first": first, "position": position}
+        self.setup = ACTION_ADAPTER.validate_python(setup)
+        self.game = FodboldGame(self.setup, BOARD, DECKS)
+        self.ad = FodboldAdapter(self.game, LAYOUT)
+        self.frame = 0
+        self.events = []
+
+    def see(self, kind, track, label, where, came_from=None, old=None, frames=30):
+        self.frame += frames
+        xy = SQ(where) if isinstance(where, str) else where
+        from_xy = SQ(came_from) if isinstance(came_from, str) else came_from
+        obs = Observation(kind, track, label, float(xy[0]), float(xy[1]), self.frame, from_xy=from_xy, old_label=old)
+        out = self.ad.observe(obs, t=self.frame / 30)
+        for a in out:
+            if isinstance(a, dict):
+                self.events += self.game.apply(ACTION_ADAPTER.validate_python(a))
+            else:  # a correction: re-score the corrected log, as the session does
+                self.game = FodboldGame(self.setup, BOARD, DECKS)
+                self.ad.game = self.game
+                self.events = []
+                for b in self.ad.log:
+                    self.events += self.game.apply(ACTION_ADAPTER.validate_python(b))
+        return out
+
+    def kinds(self):
+        return [e.data.get("violation", e.type) for e in self.events]
+
+
+def test_a_drawn_card_and_a_piece_moved_are_a_draw_and_a_pass():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9
+    assert tb.ad.log[-1] == {"type": "draw", "team": "red", "card": "R06", "t": 1.0, "frame": 30, "source": "camera"}
+    tb.see("moved", 2, "red-7", "c11", came_from="c9")
+    assert tb.ad.log[-1] == {"type": "move", "team": "red", "piece": 7, "from": "c9", "to": "c11", "t": 2.0,
+                             "frame": 60, "source": "camera"}
+    assert tb.kinds() == ["card_drawn", "pass", "moved"] and tb.game.pos.holder == ("red", 7)
+    assert tb.game.pos.to_play == "blue"
+
+
+def test_a_face_down_card_turned_over_is_a_draw_shown_and_drawn_cards_count_once():
+    tb = Table()
+    tb.see("appeared", 1, "back", BESIDE)
+    assert tb.ad.log == []
+    tb.see("relabelled", 1, "R06", BESIDE, old="back")
+    assert [a["card"] for a in tb.ad.log] == ["R06"]
+    tb.see("moved", 1, "R06", (420, 250), came_from=BESIDE)  # put on the discard pile
+    tb.see("appeared", 7, "R06", (420, 250))  # seen again after a hand hid it: the same card
+    assert len(tb.ad.log) == 1 and tb.kinds() == ["card_drawn"]
+
+
+def test_a_misread_card_and_a_misread_piece_are_corrected():
+    tb = Table()
+    tb.see("appeared", 1, "R03", BESIDE)  # 4 or 9: read wrongly
+    out = tb.see("relabelled", 1, "R06", BESIDE, old="R03", frames=5)
+    assert out == [Correction(0, {**tb.ad.log[0], "card": "R06"})] and tb.game.pos.card == "R06"
+    tb.see("moved", 2, "red-9", "c11", came_from="c9")  # 9 is on g10: read wrongly, and 'from' left out
+    assert "from" not in tb.ad.log[-1] and tb.kinds()[-2:] == ["solo", "moved"]
+    out = tb.see("relabelled", 2, "red-7", "c11", old="red-9", frames=5)
+    assert isinstance(out[0], Correction) and tb.ad.log[1]["piece"] == 7
+    assert tb.game.pos.squares[("red", 7)] == BOARD.parse("c11") and tb.game.violations == []
+    assert tb.kinds() == ["card_drawn", "pass", "moved"]
+
+
+def test_a_piece_put_back_after_a_refused_move_or_nudged_one_square_is_no_call():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("moved", 2, "red-7", "c20", came_from="c9")  # eleven rows: too far for a 7
+    assert tb.kinds()[-1] == "too_far"
+    tb.see("moved", 2, "red-7", "c9", came_from="c20")  # the table puts him back
+    tb.see("moved", 3, "blue-5", "b16", came_from="b17")  # knocked one square, not blue's turn
+    tb.see("moved", 4, "red-2", "b5", came_from="b4")  # knocked: red's turn, but 2 is not on the card
+    assert len(tb.ad.log) == 2
+    tb.see("moved", 2, "red-7", "c10", came_from="c9")  # the real move, one square: his to make
+    assert tb.kinds()[-2:] == ["pass", "moved"]
+
+
+def test_a_clear_move_out_of_turn_is_called():
+    tb = Table()
+    tb.see("moved", 5, "blue-7", "k9", came_from="k12")
+    assert tb.ad.log[-1]["team"] == "blue" and tb.kinds()[-1] == "out_of_turn"
+    assert tb.game.pos.squares[("blue", 7)] == BOARD.parse("k12")  # ignored by the engine
+
+
+def test_a_piece_stacked_on_an_opponent_marks_him():
+    tb = Table(position="1g1,9g10*,7c12/1g20,4c14 blue 0-0")
+    tb.see("appeared", 1, "B03", BESIDE)  # 4 or 9; blue 9 is not on the board
+    tb.see("moved", 2, "blue-4", (SQ("c12")[0] + 3, SQ("c12")[1] - 4), came_from="c14")  # on top of red 7
+    assert tb.ad.log[-1]["to"] == "c12"
+    assert "marked" in tb.kinds() and tb.game.pos.markers == {("blue", 4): ("red", 7)}
+
+
+def test_a_shot_card_is_a_shot_by_the_team_to_play():
+    tb = Table(position="1g1,9g17*/1g20,4c14 red 0-0")
+    tb.see("appeared", 1, "S01", BESIDE)
+    assert tb.ad.log[-1]["type"] == "shot" and tb.ad.log[-1]["team"] == "red"
+    assert [e.type for e in tb.events][:2] == ["shot", "goal"]
+    undecided = Table(first=None)
+    assert undecided.see("appeared", 1, "S02", BESIDE) == []  # nobody to play yet: no call
+
+
+def test_a_player_who_stays_put_is_inferred_when_the_other_team_shows_its_card():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9; 9 has the ball on g10
+    tb.see("moved", 2, "ball", "c9", came_from="g10")  # the ball goes to 7, who does not move
+    tb.see("appeared", 3, "B03", (420, -300))
+    assert [strip(a) for a in tb.ad.log[1:]] == [{"type": "move", "team": "red", "piece": 7, "to": "c9"},
+                                                  {"type": "draw", "team": "blue", "card": "B03"}]
+    assert tb.game.pos.holder == ("red", 7) and tb.game.violations == []
+    tb2 = Table()
+    tb2.see("appeared", 1, "R06", BESIDE)  # the ball stays on 9: he keeps it and stays
+    tb2.see("appeared", 3, "B03", (420, -300))
+    assert tb2.ad.log[1]["piece"] == 9 and tb2.game.violations == [] and tb2.game.pos.to_play == "blue"
+
+
+def test_a_shot_card_after_the_other_team_stayed_put_is_the_shooters():
+    tb = Table(position="1g1,9g17*/1g20,4c14 blue 0-0")  # blue to play, red has the ball in blue's zone
+    tb.see("appeared", 1, "B03", BESIDE)  # blue 4 (9 is not on the board) ...
+    tb.see("appeared", 2, "S01", BESIDE)  # ... stays put; red shoots
+    assert [(a["type"], a["team"]) for a in tb.ad.log] == [("draw", "blue"), ("move", "blue"), ("shot", "red")]
+    assert "goal" in tb.kinds() and tb.game.violations == []
+
+
+def test_the_ball_and_other_things_make_no_action_and_the_die_is_the_operators():
+    tb = Table(first=None)
+    assert tb.see("appeared", 1, "ball", "g10") == [] and tb.ad.ball_square == "g10"
+    assert tb.see("appeared", 2, "hand", BESIDE) == [] and tb.see("moved", 3, "red-5", (0, 700)) == []
+    assert tb.see("vanished", 4, "red-9", "g10") == []
+    a = tb.ad.operator("roll", "blue", 3, t=1.5)
+    assert a == {"type": "roll", "team": "blue", "value": 3, "t": 1.5, "source": "camera"}
+    assert tb.game.apply(ACTION_ADAPTER.validate_python(a))[0].data["result"] == "kicks_off"
+    with pytest.raises(ValueError, match="roll TEAM VALUE"):
+        tb.ad.operator("roll", "green", 3)
+
+
+def test_labels():
+    classes = fodbold_classes()
+    assert len(classes) == len(set(classes)) == 22 + 1 + 48 + 16 + 1
+    assert piece_label("red", 9) == "red-9" and parse_piece("blue-11") == ("blue", 11)
+    assert parse_piece("blue-12") is None and parse_piece("R09") is None and parse_piece("ball") is None
+    with pytest.raises(ValueError):
+        piece_label("green", 1)
+
+
+# ---- whole simulated games, as the camera would see them ------------------------------------------
+
+def camera_replay(log, rng):
+    """Feed a simulated game to the adapter as observations: cards shown beside the board, pieces
+    carried square to square, the ball token moved to whoever has it, refused moves put back and
+    the pieces set up again after a goal. A player who stays put is not seen at all."""
+    setup = ACTION_ADAPTER.validate_python(log[0])
+    game = FodboldGame(setup, BOARD, DECKS)
+    ad = FodboldAdapter(game, LAYOUT)
+    frame, tracks = [0], iter(range(1000, 10 ** 6))
+    track = {p: i for i, p in enumerate(sorted(game.pos.squares))}
+    phys = {p: game.pos.squares[p] for p in game.pos.squares}
+    ball = [None]
+
+    def see(kind, tid, label, sq, from_sq=None):
+        frame[0] += rng.randint(10, 60)
+        xy = SQ(sq) if isinstance(sq, str) else sq
+        from_xy = SQ(from_sq) if from_sq else None
+        out = ad.observe(Observation(kind, tid, label, xy[0], xy[1], frame[0], from_xy=from_xy), t=frame[0] / 30)
+        for a in out:
+            assert isinstance(a, dict)
+            game.apply(ACTION_ADAPTER.validate_python(a))
+        return out
+
+    def tidy():
+        """The table follows the referee: refused moves put back, pieces reset after a goal, the ball moved."""
+        for p, sq in game.pos.squares.items():
+            if phys[p] != sq:
+                assert see("moved", track[p], piece_label(*p), square_name(sq), square_name(phys[p])) == []
+                phys[p] = sq
+        holder = game.pos.holder
+        if holder is not None and ball[0] != game.pos.squares[holder]:
+            assert see("moved", 999, "ball", square_name(game.pos.squares[holder])) == []
+            ball[0] = game.pos.squares[holder]
+
+    for a in log[1:]:
+        if a["type"] == "roll":
+            game.apply(ACTION_ADAPTER.validate_python(ad.operator("roll", a["team"], a["value"], t=frame[0] / 30)))
+        elif a["type"] in ("draw", "shot"):
+            see("appeared", next(tracks), a["card"], BESIDE)
+        else:
+            p = (a["team"], a["piece"])
+            to = BOARD.parse(a["to"])
+            if to == phys[p]:  # stays put: unseen, but the ball token goes to him if he receives it
+                if game.ball_team() == a["team"] and not game.pos.turnover:
+                    see("moved", 999, "ball", a["to"])
+                    ball[0] = to
+                continue
+            see("moved", track[p], piece_label(*p), a["to"], square_name(phys[p]))
+            phys[p] = to
+        tidy()
+    return ad, game
+
+
+def strip(a):
+    return {k: v for k, v in a.items() if k not in ("t", "frame", "source", "from")}
+
+
+@pytest.mark.parametrize("seed,fouls", [(1, 0.0), (2, 0.2), (3, 0.3)])
+def test_whole_simulated_games_seen_by_the_camera_score_the_same(seed, fouls):
+    import random
+
+    from referee.games.fodbold.simulate import random_game
+
+    log = random_game(random.Random(seed), BOARD, DECKS, fouls=fouls, first=None)
+    truth = FodboldGame(ACTION_ADAPTER.validate_python(log[0]), BOARD, DECKS)
+    for a in log[1:]:
+        truth.apply(ACTION_ADAPTER.validate_python(a))
+    ad, game = camera_replay(log, random.Random(seed))
+    want = [strip(a) for a in log[1:]]
+    got = [strip(a) for a in ad.log]
+    if want[-1]["type"] == "move" and len(got) == len(want) - 1:
+        want = want[:-1]  # a last player who stayed put: no card after him shows it
+    assert got == want
+    assert [v.type for v in game.violations] == [v.type for v in truth.violations]
+    if len(got) == len(log) - 1:
+        assert game.scoresheet()["score"] == truth.scoresheet()["score"] and game.over == truth.over
+
+
+def test_the_next_card_on_the_same_discard_spot_is_the_next_draw_not_a_correction():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("moved", 2, "red-7", "c11", came_from="c9", frames=5)
+    out = tb.see("relabelled", 1, "B03", BESIDE, old="R06", frames=5)  # blue's card lands on red's
+    assert [a["card"] for a in out] == ["B03"] and [a["type"] for a in tb.ad.log] == ["draw", "move", "draw"]
+    assert tb.game.violations == [] and tb.game.pos.card == "B03"
