@@ -19,6 +19,7 @@ COMMAND_MODULES: list[str] = [
     "referee.dataset",
     "referee.render.video",
     "referee.review",
+    "referee.live",
 ]
 
 
