@@ -1,0 +1,110 @@
+"""The referee's figures on simulated games from seeds not used in development: how many of the true
+actions it found (recall), how many of its actions were true (precision), whether the final score
+was exactly right, false violation calls per 1,000 actions, latency and speed.
+
+    .venv/bin/python scripts/bench_referee.py --game crazy --videos 3 --seconds 30 --perception model
+    .venv/bin/python scripts/bench_referee.py --game crazy --perception truth   # everything after vision
+
+Prints a table (one row per video and a total). Videos are made in a temporary folder (or --keep DIR).
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.render.video import simulate  # noqa: E402
+from referee.review import read_setup, review  # noqa: E402
+
+SEEDS = range(9001, 9100)  # never used in development or tests
+
+
+def seen_actions(path: Path) -> list[dict]:
+    """The actions a camera can see (not the setup, deals or operator calls)."""
+    rows = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    return [a for a in rows if a["type"] in ("play", "move", "draw", "shot")]
+
+
+def key(a: dict) -> tuple:
+    return tuple(a.get(k) for k in ("type", "player", "card", "from", "to", "team") if k in a)
+
+
+def operator_calls(path: Path) -> dict:
+    rows = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    return {"rounds": [a["round"] for a in rows if a["type"] == "choose"]}
+
+
+def violations(sheet: dict) -> Counter:
+    return Counter((v.get("type"), v.get("player")) for v in sheet.get("violations", []))
+
+
+def totals(sheet: dict):
+    return sheet.get("totals") or sheet.get("score")
+
+
+def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], perception: str, work: Path) -> dict:
+    sim = work / f"{game}-{seed}"
+    t0 = time.perf_counter()
+    simulate(game, seed=seed, out=sim, seconds=seconds, width=size[0], height=size[1], progress=False)
+    sim_s = time.perf_counter() - t0
+    out = work / f"{game}-{seed}-review"
+    res = review(game, sim / "video.mp4", out, read_setup(sim / "actions.jsonl"), perception=perception,
+                 options=operator_calls(sim / "actions.jsonl"), annotate=False, progress=False)
+    truth, got = seen_actions(sim / "actions.jsonl"), seen_actions(out / "actions.jsonl")
+    sm = difflib.SequenceMatcher(a=[key(a) for a in truth], b=[key(a) for a in got], autojunk=False)
+    matched = sum(b.size for b in sm.get_matching_blocks())
+    pairs = [(truth[b.a + k], got[b.b + k]) for b in sm.get_matching_blocks() for k in range(b.size)]
+    fps = json.loads((sim / "truth.json").read_text())["fps"]
+    lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g]
+    truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
+    false_calls = sum((violations(res["scoresheet"]) - violations(truth_sheet)).values())
+    stats = res["stats"]
+    return {"seed": seed, "truth": len(truth), "found": len(got), "matched": matched,
+            "score_ok": totals(res["scoresheet"]) == totals(truth_sheet), "false_calls": false_calls,
+            "latency": lat, "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
+            "ms_per_frame": 1000 * stats["review seconds"] / max(stats["frames"], 1), "sim_s": sim_s}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", default="crazy", choices=["crazy", "crazy-kick", "fodbold"])
+    p.add_argument("--videos", type=int, default=3)
+    p.add_argument("--seconds", type=float, default=30.0)
+    p.add_argument("--size", default="1280x720")
+    p.add_argument("--perception", default="model", choices=["model", "truth"])
+    p.add_argument("--keep", help="keep the videos and reviews in this folder")
+    args = p.parse_args(argv)
+    size = tuple(int(v) for v in args.size.split("x"))
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-referee-"))
+    rows = [run_one(args.game, seed, args.seconds, size, args.perception, work) for seed in SEEDS[:args.videos]]
+    print(f"\n{args.game}, {args.videos} videos of {args.seconds:g} s at {args.size}, perception {args.perception}\n")
+    print("| seed | true actions | found | matched | recall | precision | score exact | false calls | "
+          "latency median / max s | review x real time | ms/frame |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        lat = r["latency"]
+        print(f"| {r['seed']} | {r['truth']} | {r['found']} | {r['matched']} | {r['matched'] / max(r['truth'], 1):.3f} | "
+              f"{r['matched'] / max(r['found'], 1):.3f} | {'yes' if r['score_ok'] else 'no'} | {r['false_calls']} | "
+              f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
+              f"{r['speed']:.1f} | {r['ms_per_frame']:.0f} |")
+    t, f, m = (sum(r[k] for r in rows) for k in ("truth", "found", "matched"))
+    lat = [x for r in rows for x in r["latency"]]
+    calls = sum(r["false_calls"] for r in rows)
+    print(f"| all | {t} | {f} | {m} | {m / max(t, 1):.3f} | {m / max(f, 1):.3f} | "
+          f"{sum(r['score_ok'] for r in rows)}/{len(rows)} | {calls} ({1000 * calls / max(t, 1):.1f} per 1,000) | "
+          f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
+          f"{statistics.mean(r['speed'] for r in rows):.1f} | {statistics.mean(r['ms_per_frame'] for r in rows):.0f} |")
+    print(f"\nvideos in {work}" if args.keep else "")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
