@@ -20,6 +20,7 @@ COMMAND_MODULES: list[str] = [
     "referee.render.video",
     "referee.review",
     "referee.live",
+    "referee.demo",
 ]
 
 
@@ -38,16 +39,6 @@ def _replay(args) -> int:
     return 0
 
 
-def _demo(args) -> int:
-    # Until the camera pipeline exists the demo replays a bundled, recorded game of Crazy.
-    from .games import crazy
-
-    print(f"Replaying the bundled game log {crazy.DEMO_LOG.name}\n")
-    game, _ = crazy.replay(crazy.load_log(crazy.DEMO_LOG))
-    print(crazy.format_scoresheet(game.scoresheet()))
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="referee", description="A camera referee for tabletop games.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -57,9 +48,6 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("actions", help="the action log, one JSON object per line")
     r.add_argument("--json", action="store_true", help="print the scoresheet as one JSON object")
     r.set_defaults(func=_replay)
-
-    d = sub.add_parser("demo", help="run the referee on its built-in default game")
-    d.set_defaults(func=_demo)
 
     # Each stage adds its own subcommands from its own module: ``register(subparsers)``.
     # Keep those modules light at import time (import cv2/torch inside the command functions).

@@ -64,6 +64,16 @@ def test_missing_file_is_a_clear_error(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
 
 
-def test_python_dash_m_and_the_demo_run():
-    out = subprocess.run([sys.executable, "-m", "referee", "demo"], capture_output=True, text=True, check=True).stdout
+def test_python_dash_m_replays_the_bundled_log():
+    from referee.games.crazy import DEMO_LOG
+
+    out = subprocess.run([sys.executable, "-m", "referee", "replay", "crazy", str(DEMO_LOG)], capture_output=True,
+                         text=True, check=True).stdout
     assert "Crazy, rook deck" in out and "total" in out
+
+
+def test_the_demo_simulates_reviews_and_prints_both_scoresheets(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "referee", "demo", "--seconds", "3", "--mute", "--perception", "truth",
+                          "--out", str(tmp_path)], capture_output=True, text=True, check=True).stdout
+    assert "REFEREE (from the video)" in out and "TRUTH" in out
+    assert "plays read right" in out and (tmp_path / "review" / "report.html").is_file()
