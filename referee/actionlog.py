@@ -81,3 +81,11 @@ def parse_actions(path: str | Path, adapter: TypeAdapter[T], check: Callable[[in
     if not actions:
         raise ActionLogError(str(path), None, "the log is empty; it must start with a 'setup' action")
     return actions
+
+
+def setup_first(index: int, action, line: int) -> None:
+    """The order rule every game's log shares: exactly one setup, on the first line."""
+    if index == 0 and action.type != "setup":
+        raise ValueError(f"the first action must be 'setup', got '{action.type}'")
+    if index > 0 and action.type == "setup":
+        raise ValueError("a second 'setup' action; a log holds one game")

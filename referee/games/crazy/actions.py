@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
+from ...actionlog import setup_first
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from .cards import DECKS, ROOK, CardError, copies_for, default_removed, full_deck, parse_card
@@ -109,9 +110,4 @@ Action = Annotated[Union[Setup, Choose, Deal, Play], Field(discriminator="type")
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
-def check_order(index: int, action, line: int) -> None:
-    """The log starts with exactly one setup."""
-    if index == 0 and not isinstance(action, Setup):
-        raise ValueError(f"the first action must be 'setup', got '{action.type}'")
-    if index > 0 and isinstance(action, Setup):
-        raise ValueError("a second 'setup' action; a log holds one game")
+check_order = setup_first  # the log starts with exactly one setup

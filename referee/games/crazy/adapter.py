@@ -13,18 +13,12 @@ The adapter reads the engine but never changes it: it returns actions, and the c
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from ..adapters import Correction, camera_action
 from .cards import CardError, parse_card
 from .rules import CrazyGame
 
-
-@dataclass(frozen=True)
-class Correction:
-    """Replace the action at ``index`` in the action log (a card read wrongly at first)."""
-
-    index: int
-    action: dict
+__all__ = ["CrazyAdapter", "Correction"]
 
 
 class CrazyAdapter:
@@ -100,10 +94,5 @@ class CrazyAdapter:
             return False
 
     def _emit(self, action: dict, t: float | None, frame: int | None) -> dict:
-        if t is not None:
-            action["t"] = round(float(t), 3)
-        if frame is not None:
-            action["frame"] = int(frame)
-        action["source"] = "camera"
-        self.log.append(action)
+        self.log.append(camera_action(action, t, frame))
         return action

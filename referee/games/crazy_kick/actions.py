@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
+from ...actionlog import setup_first
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from .catalogue import TEAMS
@@ -113,10 +114,7 @@ class OrderCheck:
         self.last_t: float | None = None
 
     def __call__(self, index: int, action, line: int) -> None:
-        if index == 0 and not isinstance(action, Setup):
-            raise ValueError(f"the first action must be 'setup', got '{action.type}'")
-        if index > 0 and isinstance(action, Setup):
-            raise ValueError("a second 'setup' action; a log holds one game")
+        setup_first(index, action, line)
         if action.t is not None:
             if self.last_t is not None and action.t < self.last_t:
                 raise ValueError(f"time runs backwards: t={action.t} after t={self.last_t}")

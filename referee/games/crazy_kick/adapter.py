@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 
-from ..crazy.adapter import Correction
+from ..adapters import Correction, camera_action
 from .catalogue import TEAMS
 from .rules import CrazyKickGame
 
@@ -271,9 +271,6 @@ class CrazyKickAdapter:
         return mine + [None] * (k - len(mine))
 
     def _emit(self, action: dict, t: float | None, frame: int | None) -> dict:
-        action["t"] = round(float(t if t is not None else self._t), 3)  # the engine requires a time
-        if frame is not None:
-            action["frame"] = int(frame)
-        action["source"] = "camera"
-        self.log.append(action)
+        # the engine requires a time
+        self.log.append(camera_action(action, t if t is not None else self._t, frame))
         return action

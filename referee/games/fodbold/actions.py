@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
+from ...actionlog import setup_first
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from .board import BoardError, parse_square
@@ -101,9 +102,4 @@ Action = Annotated[Union[Setup, Roll, Draw, Move, Shot], Field(discriminator="ty
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
-def check_order(index: int, action, line: int) -> None:
-    """The log starts with exactly one setup."""
-    if index == 0 and not isinstance(action, Setup):
-        raise ValueError(f"the first action must be 'setup', got '{action.type}'")
-    if index > 0 and isinstance(action, Setup):
-        raise ValueError("a second 'setup' action; a log holds one game")
+check_order = setup_first  # the log starts with exactly one setup

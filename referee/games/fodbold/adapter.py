@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..crazy.adapter import Correction
+from ..adapters import Correction, camera_action
 from .board import TEAMS, BoardError, square_name
 from .labels import BACK, BALL, parse_piece
 from .rules import FodboldGame, chebyshev
@@ -191,12 +191,7 @@ class FodboldAdapter:
         return self.observe(replace(obs, kind="appeared", old_label=None), t)
 
     def _emit(self, action: dict, t: float | None, frame: int | None, track: int | None) -> dict:
-        if t is not None:
-            action["t"] = round(float(t), 3)
-        if frame is not None:
-            action["frame"] = int(frame)
-        action["source"] = "camera"
-        self.log.append(action)
+        self.log.append(camera_action(action, t, frame))
         if track is not None:
             self._made[track] = action
         return action

@@ -1,0 +1,22 @@
+"""What the game adapters share: the correction value and how an action seen by the camera is stamped."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Correction:
+    """Replace the action at ``index`` in the action log (a card read wrongly at first)."""
+
+    index: int
+    action: dict
+
+
+def camera_action(action: dict, t: float | None, frame: int | None) -> dict:
+    """Stamp an action the camera produced with its time (s), video frame and source, in place."""
+    if t is not None:
+        action["t"] = round(float(t), 3)
+    if frame is not None:
+        action["frame"] = int(frame)
+    action["source"] = "camera"
+    return action
