@@ -125,8 +125,24 @@ def _crazy_kick_faces(args, width: int, height: int) -> Iterator[np.ndarray]:
         yield card_face(card, width, height, catalog=cat)
 
 
+def _crazy_deck_faces(deck: str) -> Callable:
+    """The Rook or standard deck in one of the renderer's designs (``--style``), the same faces the
+    detector is trained on; white paper where the card's rounded corners leave the sheet."""
+    def faces(args, width: int, height: int) -> Iterator[np.ndarray]:
+        from .render.faces import card_classes, random_style, render_face
+
+        style = random_style(np.random.default_rng(args.style), deck)
+        for code in card_classes(deck):
+            img, alpha = render_face(deck, code, style, width=width)
+            a = alpha.astype(np.float32)[..., None] / 255
+            yield (img * a + 255 * (1 - a)).astype(np.uint8)
+
+    return faces
+
+
 # deck name -> function(args, face width, face height in pixels) -> faces
-DECKS: dict[str, Callable] = {"crazy-kick": _crazy_kick_faces}
+DECKS: dict[str, Callable] = {"crazy-kick": _crazy_kick_faces, "rook": _crazy_deck_faces("rook"),
+                              "standard": _crazy_deck_faces("standard")}
 
 
 def _print(args) -> int:
@@ -166,6 +182,9 @@ def register(subparsers) -> None:
     for deck in sorted(DECKS):
         p = group.add_parser(deck, help=f"the {deck} deck as a print-and-play PDF: real-size cards on A4, cut marks")
         p.add_argument("--out", required=True, metavar="FILE.pdf")
-        p.add_argument("--catalog", metavar="FILE", help="a catalogue file; default: the bundled one")
+        if deck == "crazy-kick":
+            p.add_argument("--catalog", metavar="FILE", help="a catalogue file; default: the bundled one")
+        else:
+            p.add_argument("--style", type=int, default=0, help="which of the renderer's card designs (a seed)")
         p.add_argument("--dpi", type=int, default=300, help="resolution of the page images (default 300)")
         p.set_defaults(func=_print, deck=deck)
