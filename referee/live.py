@@ -62,10 +62,9 @@ class LiveReferee:
         return self.overlay.draw(frame.image, frame.t, cards, panel), new
 
     def _panel(self) -> list[str]:
-        from . import overlay
+        from .overlay import state_panel
 
-        fn = getattr(overlay, f"{self.game.replace('-', '_')}_panel", None)
-        return fn(self.session.engine) if fn else []
+        return state_panel(self.game, self.session.engine)
 
     def key(self, k: str, t: float | None = None) -> bool:
         """An operator key; False means quit."""

@@ -63,3 +63,37 @@ def crazy_panel(engine) -> list[str]:
     totals = engine.totals()
     lines.append("  ".join(f"{p} {v}" for p, v in totals.items()))
     return lines
+
+
+def kick_panel(engine) -> list[str]:
+    """Lines of the Crazy Kick state panel: score, who has the ball, the centre pile's top card."""
+    s = engine.score
+    lines = [f"Red {s['red']} - {s['white']} White" + ("  (game over)" if engine.over else "")]
+    ball = engine.ball
+    top = engine.top
+    lines.append(f"Ball: {ball[1]} ({ball[0]}), top {top.id}" if ball and top else "No ball: a goalkeeper starts")
+    lines.append(f"Attack {engine.attacks}, {engine.cards_played} cards, {len(engine.violations)} fouls")
+    return lines
+
+
+def fodbold_panel(engine) -> list[str]:
+    """Lines of the fodbold state panel: score, what the game waits for, who has the ball."""
+    pos = engine.pos
+    lines = [f"Red {pos.score['red']} - {pos.score['blue']} Blue"]
+    phase = engine.phase
+    if phase == "roll":
+        lines.append("Kick-off: roll the die")
+    elif phase == "over":
+        lines.append("Game over")
+    else:
+        wait = "draw or shoot" if phase != "move" else f"move for {pos.card}" if pos.card else "move"
+        lines.append(f"{pos.to_play} to play: {wait}")
+    if pos.holder is not None:
+        lines.append(f"Ball: {pos.holder[0]} {pos.holder[1]}")
+    return lines
+
+
+def state_panel(game: str, engine) -> list[str]:
+    """The state panel of ``game``'s engine (none for a game without one)."""
+    panel = {"crazy": crazy_panel, "crazy-kick": kick_panel, "fodbold": fodbold_panel}.get(game)
+    return panel(engine) if panel is not None else []

@@ -41,14 +41,60 @@ class TruthPerception:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             try:
                 rec = json.loads(line)
-                self.frames[int(rec["frame"])] = rec["cards"]
+                seen = [(c["class"], c["corners"], c.get("visible_fraction", 1.0)) for c in rec["cards"]]
+                # fodbold's pieces and ball (the board is the layout, not an object in play): a
+                # recogniser gives them as boxes of their visible pixels
+                seen += [(o["class"], _box_corners(o["bbox"]), o.get("visible_fraction", 1.0))
+                         for o in rec.get("objects", []) if o.get("kind") in ("piece", "ball") and o.get("bbox")]
+                self.frames[int(rec["frame"])] = seen
             except (ValueError, KeyError, TypeError) as e:
                 raise ReviewError(f"{path}:{number}: not a ground-truth frame record ({e})") from None
         self.min_visible = min_visible
 
     def perceive(self, frame: Frame):
-        return [(c["class"], 1.0, np.asarray(c["corners"], np.float32)) for c in self.frames.get(frame.index, [])
-                if c.get("visible_fraction", 1.0) >= self.min_visible and c["class"] != "back"]
+        return [(label, 1.0, np.asarray(corners, np.float32))
+                for label, corners, visible in self.frames.get(frame.index, [])
+                if visible >= self.min_visible and label != "back"]
+
+
+def _box_corners(bbox) -> list[list[float]]:
+    x0, y0, x1, y1 = (float(v) for v in bbox)
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+
+# Operator calls: what the camera cannot see, said by a person (live: a key; review: --calls FILE).
+# An action log's actions of these types are taken as the operator's calls at their times.
+OPERATOR_ACTIONS = {"crazy-kick": {"ball_out": lambda a: ["ball_out"]},
+                    "fodbold": {"roll": lambda a: ["roll", a["team"], int(a["value"])]}}
+
+
+def read_calls(path: str | Path, game: str) -> list[dict]:
+    """Timed operator calls, ``[{"t": seconds, "call": [name, args...]}]`` in time order, from a JSON list
+    or JSON lines of such records, or from an action log (a simulator's actions.jsonl): its actions
+    the camera cannot see (Crazy Kick ``ball_out``, fodbold ``roll``) at their times."""
+    p = Path(path)
+    if not p.is_file():
+        raise ReviewError(f"{p}: no such calls file")
+    text = p.read_text(encoding="utf-8").strip()
+    try:
+        records = json.loads(text) if text.startswith("[") else [json.loads(l) for l in text.splitlines() if l.strip()]
+    except ValueError as e:
+        raise ReviewError(f"{p}: not JSON ({e})") from None
+    calls = []
+    known = OPERATOR_ACTIONS.get(game, {})
+    for number, r in enumerate(records, 1):
+        if not isinstance(r, dict):
+            raise ReviewError(f"{p}:{number}: expected an object")
+        try:
+            if "call" in r:
+                call = r["call"] if isinstance(r["call"], list) else [r["call"]]
+                calls.append({"t": float(r["t"]), "call": [str(call[0]), *call[1:]]})
+            elif r.get("type") in known:
+                calls.append({"t": float(r["t"]), "call": known[r["type"]](r)})
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise ReviewError(f"{p}:{number}: not an operator call ({e!r}); expected {{\"t\": 12.5, "
+                              f"\"call\": [\"ball_out\"]}}") from None
+    return sorted(calls, key=lambda c: c["t"])
 
 
 class ModelPerception:
@@ -100,12 +146,13 @@ def find_table(source: VideoSource, calibration: str | None, layout, search_fram
 
 def review(game: str, video: str | Path, out: str | Path, setup: dict, *, perception: str = "model",
            calibration: str | None = None, options: dict | None = None, speaker=None, annotate: bool = True,
-           progress: bool = True, lang: str = "en") -> dict:
-    """Referee a recording; write everything to ``out``; return a summary (scoresheet and figures)."""
+           progress: bool = True, lang: str = "en", calls: list[dict] | None = None) -> dict:
+    """Referee a recording; write everything to ``out``; return a summary (scoresheet and figures).
+    ``calls``: the operator's calls (``read_calls``), each made at the first frame at or after its time."""
     import cv2
     from tqdm import tqdm
 
-    from .overlay import Overlay, crazy_panel
+    from .overlay import Overlay, state_panel
     from .phrases import phrasebook
     from .report import thumbnail, write_report, write_scoresheet
     from .session import GameSession, SessionError
@@ -134,6 +181,7 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
     if annotate:
         writer = cv2.VideoWriter(str(out / "annotated.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), source.fps, source.size)
     thumbs: dict[int, str] = {}
+    pending = sorted(calls or [], key=lambda c: c["t"])
     t0 = time.perf_counter()
     frames = 0
     bar = tqdm(source, total=source.frame_count or None, unit="frame", desc="review", disable=not progress)
@@ -143,13 +191,20 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
             mapper.update(frame.image, frame.t)  # a bumped camera is corrected; a covered marker keeps the last fix
         cards = perceiver.perceive(frame)
         before = len(session.events)
-        new = session.step(frame.index, frame.t, to_table(mapper, cards))
+        new = []
+        while pending and pending[0]["t"] <= frame.t:
+            call = pending.pop(0)
+            try:
+                new += session.choose(*call["call"], t=frame.t)
+            except (ValueError, TypeError) as e:
+                raise ReviewError(f"operator call {call['call']} at {call['t']} s: {e}") from None
+        new += session.step(frame.index, frame.t, to_table(mapper, cards))
         for e in new:
             text = phrase(e)
             if text:
                 overlay.add_caption(frame.t, text, e.type == "violation")
         if writer is not None or new:
-            panel = crazy_panel(session.engine) if game == "crazy" else []
+            panel = state_panel(game, session.engine)
             drawn = overlay.draw(frame.image, frame.t, cards, panel)
             if writer is not None:
                 writer.write(drawn)
@@ -201,11 +256,12 @@ def _cmd(args) -> int:
             setup = {"type": "setup", "game": args.game, "players": players, "deck": args.deck,
                      "dealer": args.dealer or players[0], "options": {}}
         options = {"rounds": args.rounds.split(",")} if args.rounds else {}
+        calls = read_calls(args.calls, args.game) if args.calls else None
         speaker = None if args.mute and not args.speech_wav else make_speaker(
             mute=False, wav=args.speech_wav, voice=args.voice, rate=args.rate)
         result = review(args.game, args.video, args.out, setup, perception=args.perception,
                         calibration=args.calibration, options=options, speaker=speaker,
-                        annotate=not args.no_video, lang=args.lang)
+                        annotate=not args.no_video, lang=args.lang, calls=calls)
     except ReviewError as e:
         print(f"referee review: {e}", file=sys.stderr)
         return 2
@@ -228,6 +284,10 @@ def register(sub) -> None:
     r.add_argument("--dealer")
     r.add_argument("--deck", default="rook", choices=["rook", "standard"])
     r.add_argument("--rounds", help="Crazy: the round types in the order they were chosen, comma-separated")
+    r.add_argument("--calls", metavar="FILE",
+                   help="the operator's calls the camera cannot see, with their times (Crazy Kick ball out, fodbold "
+                        "die rolls): JSON lines {\"t\": 12.5, \"call\": [\"roll\", \"red\", 3]}, or an action log "
+                        "whose ball_out/roll actions are taken")
     r.add_argument("--calibration", help="table.yaml (default: find the corner markers in the video)")
     r.add_argument("--perception", default="model", choices=["model", "truth"],
                    help="model: the shipped recogniser; truth: a simulator's frames.jsonl (testing only)")

@@ -120,8 +120,11 @@ def board_image(board, style: BoardStyle, px_per_mm: float = 2.0) -> np.ndarray:
     img[:] = style.frame
 
     def box(x0, y0, x1, y1):
-        """Square-grid coords (column, row; rows count up) -> pixel rectangle."""
-        return (int(m + x0 * s), int(m + (board.rows + 1 - y1) * s)), (int(m + x1 * s), int(m + (board.rows + 1 - y0) * s))
+        """Square-grid coords (column, row; rows count up) -> pixel rectangle. Rows 0 and rows + 1 (the
+        goal squares) are the first and last square rows of the image inside the margin, so the image's
+        centre is the board's centre, as ``BoardPlacement.square_mm`` has it."""
+        return ((int(m + x0 * s), int(m + (board.rows + 2 - y1) * s)),
+                (int(m + x1 * s), int(m + (board.rows + 2 - y0) * s)))
 
     for y in range(1, board.rows + 1):  # mowing stripes, two rows each
         p0, p1 = box(0, y, board.columns, y + 1)
@@ -346,18 +349,21 @@ class FodboldDrawer:
             bot = camera.project_undistorted(np.column_stack([circle + c, np.full(len(t), z0)]), pad)
             top = camera.project_undistorted(np.column_stack([circle + c, np.full(len(t), z0 + hgt)]), pad)
             colour = np.array(st.piece_colours[p.team], np.float32)
+            H, W = canvas.shape[:2]
             if p.level == 0 and p.lift_mm < 5:  # soft contact shadow on the board
-                sh = np.zeros(canvas.shape[:2], np.float32)
-                cv2.fillConvexPoly(sh, np.round(bot * 4 + 6).astype(np.int32), 1.0, cv2.LINE_AA, 2)
                 x0, y0 = np.maximum(bot.min(0).astype(int) - 12, 0)
-                x1, y1 = bot.max(0).astype(int) + 14
-                roi = sh[y0:y1, x0:x1]
-                if roi.size:
-                    sh[y0:y1, x0:x1] = cv2.GaussianBlur(roi, (0, 0), 3) * 0.45
-                    canvas[y0:y1, x0:x1] *= (1 - sh[y0:y1, x0:x1])[..., None]
-            mask = np.zeros(canvas.shape[:2], np.uint8)
+                x1, y1 = np.minimum(bot.max(0).astype(int) + 14, (W, H))
+                if x1 > x0 and y1 > y0:  # drawn in a window around the piece (the same pixels as full-frame)
+                    sh = np.zeros((y1 - y0, x1 - x0), np.float32)
+                    cv2.fillConvexPoly(sh, np.round((bot - (x0, y0)) * 4 + 6).astype(np.int32), 1.0, cv2.LINE_AA, 2)
+                    sh = cv2.GaussianBlur(sh, (0, 0), 3) * 0.45
+                    canvas[y0:y1, x0:x1] *= (1 - sh)[..., None]
             hull = cv2.convexHull(np.round(np.concatenate([bot, top]) * 4).astype(np.int32))
-            cv2.fillConvexPoly(mask, hull, 1, cv2.LINE_8, 2)
+            hx0, hy0 = np.maximum(hull.reshape(-1, 2).min(0) // 4 - 2, 0)
+            hx1, hy1 = np.minimum(hull.reshape(-1, 2).max(0) // 4 + 3, (W, H))
+            m = np.zeros((max(hy1 - hy0, 0), max(hx1 - hx0, 0)), np.uint8)  # its pixels, in a window
+            if m.size:
+                cv2.fillConvexPoly(m, hull - np.array([hx0 * 4, hy0 * 4], np.int32), 1, cv2.LINE_8, 2)
             cv2.fillConvexPoly(canvas, hull, tuple(float(v) for v in colour * 0.6), cv2.LINE_AA, 2)
             # the top face with its number, warped through the plane at the top's height
             key = ("top", p.team, p.number, id(st))
@@ -383,8 +389,9 @@ class FodboldDrawer:
             k64 = 2 * r / 64  # top-face pixel -> mm
             A = np.array([[right[0] * k64, -up[0] * k64, tl[0]], [right[1] * k64, -up[1] * k64, tl[1]], [0, 0, 1]])
             _paste(canvas, None, face, alpha, _plane_h(camera, pad, z0 + hgt) @ A, 0, 0.0)
-            ids[mask > 0] = PIECE_BASE + k
-            self.drawn_px[PIECE_BASE + k] = int(mask.sum())
+            if m.size:
+                ids[hy0:hy1, hx0:hx1][m > 0] = PIECE_BASE + k
+            self.drawn_px[PIECE_BASE + k] = int(m.sum())
         if self.fs.ball_mm is not None:
             rb = st.square_mm * 0.27
             centre = camera.project_undistorted(np.array([[*self.fs.ball_mm, rb]]), pad)[0]
@@ -414,12 +421,24 @@ def annotate_objects(fs: FodboldScene, board, drawer: FodboldDrawer, ids: np.nda
         entries.append((BALL_ID, "ball", {"kind": "ball", "centre_mm": list(fs.ball_mm)}))
     entries.append((BOARD_ID, "board", {"kind": "board", "corners": project(fs.board.corners_mm(board)).round(2).tolist(),
                                         "centre_mm": list(fs.board.centre), "angle_deg": fs.board.angle_deg}))
+    # one pass over the frame for the small objects (pieces, ball), one for the board
+    ys, xs = np.nonzero((ids >= PIECE_BASE) & (ids < BOARD_ID))
+    vals = ids[ys, xs]
+    order = np.argsort(vals, kind="stable")
+    ys, xs, vals = ys[order], xs[order], vals[order]
+    board_mask = ids == BOARD_ID
     for oid, name, extra in entries:
-        ys, xs = np.nonzero(ids == oid)
-        vis = len(xs)
+        if oid == BOARD_ID:
+            rows, cols = np.nonzero(board_mask.any(axis=1))[0], np.nonzero(board_mask.any(axis=0))[0]
+            vis = int(board_mask.sum())
+            bbox = (float(cols.min()), float(rows.min()), float(cols.max() + 1), float(rows.max() + 1)) if vis else None
+        else:
+            lo, hi = np.searchsorted(vals, oid, "left"), np.searchsorted(vals, oid, "right")
+            oy, ox = ys[lo:hi], xs[lo:hi]
+            vis = int(hi - lo)
+            bbox = (float(ox.min()), float(oy.min()), float(ox.max() + 1), float(oy.max() + 1)) if vis else None
         full = max(drawer.drawn_px.get(oid, 0), 1)
         frac = min(1.0, vis / full)
-        bbox = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)) if vis else None
         labelled = bool(bbox and frac >= MIN_VISIBLE and bbox[2] - bbox[0] >= MIN_BOX_PX and bbox[3] - bbox[1] >= MIN_BOX_PX)
         objs.append({**extra, "class": name, "visible_fraction": round(frac, 4), "visible_px": vis,
                      "bbox": list(bbox) if bbox else None, "labelled": labelled})

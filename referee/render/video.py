@@ -3,12 +3,21 @@
 The rules engine plays a random legal game (illegal plays injected at ``--fouls``); a timeline gives
 every action a time (reach in, slide the card to the trick, let go; the winner gathers the trick onto
 a pile); each frame is composed from the timeline and rendered like a training image under one camera
-that shakes a little. Written to DIR:
+that shakes a little.
+
+The table is laid out as a real one is for the camera referee: the four corner markers of the playing
+area (``markers.py``) and, within them, everything where the game's calibration layout
+(``calibration/layouts/*.yaml``) expects it: Crazy's seats (seat 1 at the bottom edge, clockwise),
+Crazy Kick's centre pile, player piles (team A = red along the bottom edge) and goal areas, fodbold's
+board on the layout's grid (red at the bottom). The camera is mounted square to the markers. So
+`referee review` calibrates from the video itself. Written to DIR:
 
     video.mp4      30 fps (mp4v)
     actions.jsonl  the action log `referee replay` reads, each action with its time ``t`` and ``frame``
-    truth.json     the engine's events and scoresheet for exactly those actions
-    frames.jsonl   per frame: every labelled card's class, box, four corners and visible fraction
+    truth.json     the engine's events and scoresheet for exactly those actions; the camera; the marker
+                   frame (where the calibration's table frame lies on the rendered table)
+    frames.jsonl   per frame: every labelled card's class, box, four corners and visible fraction;
+                   for fodbold also "objects": pieces, ball and board with their boxes
 
 This module is light to import (the command loads OpenCV and the renderer when it runs).
 """
@@ -221,9 +230,17 @@ class KickPlan:
     snapshots: list[tuple[float, dict]]            # (t, player -> pile tops)
     piles: list[tuple[float, list[str]]]           # (t, centre pile bottom to top) after each action
     plays: list[tuple[float, str, str, int, bool]]  # (t, player, card, pile slot, went onto the pile)
+    asides: list[tuple[float, dict]] = field(default_factory=list)  # (t, team -> goal cards set aside)
+    slides: dict[tuple[float, str], float] = field(default_factory=dict)  # (t, card) of a play -> its slide's start
 
 
-SLIDE = 0.35  # seconds a card takes from a player's pile to the centre
+SETTLE = 0.5       # the log of a Crazy Kick or fodbold video ends this long before the video: every
+                   # action in it is seen come to rest (a card landing in the last frame is not)
+SLIDE = 0.45       # seconds a card takes from a player's pile to the centre
+PILE_REST = 0.3    # a card turned up onto a pile lies there at least this long before it is slid away (the
+MIN_SLIDE = 0.1    # slide is shortened for it, to no less than MIN_SLIDE): a hand is not faster than that
+GOAL_HOLD = 0.6    # a goal card lies on the centre pile this long before it is set aside (and the pile gathered)
+FOUL_HOLD = 0.6    # an illegal card lies on the pile this long before the player takes it back
 
 
 def plan_kick(seed: int, players: int, fouls: float, seconds: float) -> KickPlan:
@@ -235,28 +252,96 @@ def plan_kick(seed: int, players: int, fouls: float, seconds: float) -> KickPlan
     from ..games.crazy_kick.simulate import random_game
 
     log = random_game(random.Random(seed), n_players=players, fouls=fouls, tables="all", stuck_after=40)
-    actions = [a for a in log if a.get("t", 0.0) <= seconds]
+    actions = [a for a in log if a.get("t", 0.0) <= seconds - SETTLE]
     game = CrazyKickGame(ACTION_ADAPTER.validate_python(actions[0]))
-    snaps, piles, plays = [], [], []
+    snaps, piles, plays, asides = [], [], [], []
     tops: dict[str, list] = {}
+    shown_at: dict[tuple[str, str], float] = {}  # (player, card) -> when it became a pile top
+    slides: dict[tuple[float, str], float] = {}
     for a in actions[1:]:
         t = float(a.get("t", 0.0))
         before = [c.id for c in game.pile]
         game.apply(ACTION_ADAPTER.validate_python(a))
         after = [c.id for c in game.pile]
         piles.append((t, after))
+        asides.append((t, {team: [c.id for c in cards] for team, cards in game.aside.items()}))
         if a["type"] == "table":
+            for p, row in a["piles"].items():
+                for i, code in enumerate(row):
+                    if code is not None and code not in (tops.get(p) or []):
+                        shown_at[(p, code)] = t
             tops = a["piles"]
             snaps.append((t, tops))
         elif a["type"] == "play":
             row = tops.get(a["player"], [])
             slot = row.index(a["card"]) if a["card"] in row else 0
             plays.append((t, a["player"], a["card"], slot, after != before))
-    return KickPlan(actions, actions[0]["teams"], dict(game.layout), snaps, piles, plays)
+            start = max(t - SLIDE, shown_at.get((a["player"], a["card"]), -1.0) + PILE_REST)
+            slides[(t, a["card"])] = min(start, t - MIN_SLIDE)
+    return KickPlan(actions, actions[0]["teams"], dict(game.layout), snaps, piles, plays, asides, slides)
 
 
-def kick_scene(plan: KickPlan, layout: Layout, t: float, skin: dict):
-    """The Crazy Kick table at time ``t``: piles in front of each player, the centre pile, cards in flight."""
+@dataclass
+class KickSeat:
+    """Where one Crazy Kick player's things lie on the rendered table (renderer mm, y up)."""
+    slots: list[tuple[float, float]]   # his piles, in the calibration's left-to-right order
+    angle: float                       # a card upright for him (degrees)
+    towards: tuple[float, float]       # unit vector from the centre towards him
+    hand: tuple[float, float]          # the stack he holds, face down
+    shoulder: tuple[float, float]
+
+
+@dataclass
+class KickTable:
+    centre: tuple[float, float]
+    seats: dict[str, KickSeat]
+    goals: dict[str, tuple[tuple[float, float], tuple[float, float]]]  # team -> (goal area centre, step between cards)
+    goal_angle: dict[str, float]
+
+
+def kick_table(plan: KickPlan, frame, path=None) -> KickTable:
+    """The Crazy Kick table laid out as the calibration layout expects it (``crazy_kick_layout``):
+    the centre pile on the layout's centre, each player's piles in his pile zone (team A = red along
+    the bottom edge, player 1 on the left), the goal cards set aside in the team's goal area."""
+    import numpy as np
+
+    from ..calibration.layouts import crazy_kick_layout
+    from ..games.crazy_kick.adapter import SIDES
+
+    red, white = plan.teams["red"], plan.teams["white"]
+    layout = crazy_kick_layout(len(red), len(white), path)
+    side_of = {team: side for side, team in SIDES.items()}
+    edge = 500.0  # the playing area's edge (the corner markers' centres)
+    seats: dict[str, KickSeat] = {}
+    for team, players in (("red", red), ("white", white)):
+        side = side_of[team]
+        for k, p in enumerate(players, 1):
+            zone = layout.zone(f"pile{side}{k}")
+            ax, ay = zone.anchor
+            w = float(np.ptp(zone.polygon[:, 0]))
+            n = plan.layout_counts.get(p, 3)
+            step = min(72.0, (w - 30.0) / max(n - 1, 1))
+            calib = [(ax + (i - (n - 1) / 2) * step, ay) for i in range(n)]
+            sgn = 1.0 if ay > 0 else -1.0  # +1: he sits at the bottom edge
+            pts = frame.to_render(np.array(calib + [(ax, sgn * (edge - 55)), (ax, sgn * (edge + 260)), (0, 0),
+                                                    (0, sgn)]))
+            d = pts[-1] - pts[-2]
+            seats[p] = KickSeat([tuple(map(float, q)) for q in pts[:n]], math.degrees(math.atan2(d[1], d[0])) + 90,
+                                (float(d[0]), float(d[1])), tuple(map(float, pts[n])), tuple(map(float, pts[n + 1])))
+    goals, goal_angle = {}, {}
+    for team in ("red", "white"):
+        z = layout.zone(f"goal{side_of[team]}")
+        c, nxt = frame.to_render(np.array([z.centre, (z.centre[0], z.centre[1] + 28.0)]))
+        goals[team] = ((float(c[0]), float(c[1])), (float(nxt[0] - c[0]), float(nxt[1] - c[1])))
+        goal_angle[team] = math.degrees(frame.phi) + (0.0 if team == "red" else 180.0)  # upright for the team
+    centre = frame.to_render(np.array([layout.zone("centre").centre]))[0]
+    return KickTable((float(centre[0]), float(centre[1])), seats, goals, goal_angle)
+
+
+def kick_scene(plan: KickPlan, table: KickTable, t: float, skin: dict):
+    """The Crazy Kick table at time ``t``: piles in front of each player, the centre pile, cards in
+    flight; a goal card lies on the pile a moment, then goes to the team's goal area and the pile is
+    gathered; an illegal card lies on the pile a moment, then goes back to its pile."""
     from .faces import BACK
     from .scene import Arm, CardPlacement, Scene
 
@@ -264,39 +349,81 @@ def kick_scene(plan: KickPlan, layout: Layout, t: float, skin: dict):
     arms: list[Arm] = []
     tops = next((sn for ts, sn in reversed(plan.snapshots) if ts <= t), {})
     pile = next((p for ts, p in reversed(plan.piles) if ts <= t), [])
-    flying = [(tp, p, c, slot, ok) for tp, p, c, slot, ok in plan.plays if tp - SLIDE <= t < tp + (0 if ok else SLIDE)]
+    aside = next((a for ts, a in reversed(plan.asides) if ts <= t), {})
+    goal_ids = {c for ids in aside.values() for c in ids}
+    flying = []
+    for tp, p, c, slot, ok in plan.plays:
+        back = 0.0 if ok else FOUL_HOLD + SLIDE
+        if plan.slides.get((tp, c), tp - SLIDE) <= t < tp + back:
+            flying.append((tp, p, c, slot, ok))
     hidden = {(p, slot) for tp, p, c, slot, ok in flying if t < tp or not ok}
-
-    def slot_pos(player: str, slot: int):
-        dx, dy = layout.dir(player)
-        k = plan.layout_counts.get(player, 3)
-        r = layout.edge_r * 0.62
-        off = (slot - (k - 1) / 2) * 78
-        return dx * r - dy * off, dy * r + dx * off
+    c0 = table.centre
 
     for player, row in tops.items():
-        base = math.degrees(layout.seat_angle[player]) + 90
-        for slot, code in enumerate(row):
-            x, y = slot_pos(player, slot)
-            cards.append(CardPlacement(BACK, False, (x + 1.5, y - 1.0), base + 2, "pile"))  # the pile below the top
+        seat = table.seats[player]
+        for slot, code in enumerate(row[:len(seat.slots)]):
+            x, y = seat.slots[slot]
+            # the pile below the top
+            cards.append(CardPlacement(BACK, False, (x + 1.5, y - 1.0), seat.angle + 2, "pile"))
             if code is not None and (player, slot) not in hidden:
-                cards.append(CardPlacement(code, True, (x, y), base, "pile"))
-        hx, hy = layout.fan_pivot(player)  # the stack still in the hand, face down
-        cards.append(CardPlacement(BACK, False, (hx, hy), base + 90, "hand"))
-    cx, cy = layout.centre
-    for k, code in enumerate(pile):  # slapped down in a hurry: each one a little askew
+                cards.append(CardPlacement(code, True, (x, y), seat.angle, "pile"))
+        cards.append(CardPlacement(BACK, False, seat.hand, seat.angle + 90, "hand"))  # the stack in his hand
+    # a goal just scored: the pile it was laid on stays a moment under it, then is gathered
+    shown = list(pile)
+    for tp, p, c, slot, ok in plan.plays:
+        if c in goal_ids and tp <= t < tp + GOAL_HOLD and ok:
+            shown = [x for x in _pile_at(plan, tp, before=True) if x not in shown] + shown
+    for k, code in enumerate(shown):  # slapped down in a hurry: each one a little askew
         j = (k * 37) % 17 - 8
-        cards.append(CardPlacement(code, True, (cx + j * 0.9, cy + ((k * 53) % 13 - 6) * 0.9), j * 4.0, "centre-pile"))
+        cards.append(CardPlacement(code, True, (c0[0] + j * 0.9, c0[1] + ((k * 53) % 13 - 6) * 0.9), j * 4.0,
+                                   "centre-pile"))
+    for team, ids in aside.items():  # goal cards set aside
+        (gx, gy), (sx, sy) = table.goals[team]
+        for k, code in enumerate(ids):
+            tp = next((q[0] for q in plan.plays if q[2] == code and q[4]), -1.0)
+            spot = (gx + sx * (k - 1.5), gy + sy * (k - 1.5))
+            if t < tp + GOAL_HOLD:  # still on the centre pile
+                cards.append(CardPlacement(code, True, c0, table.seats[_player_of(plan, code)].angle, "centre-pile"))
+                continue
+            if t < tp + GOAL_HOLD + SLIDE:  # carried to the goal area
+                s = _smooth((t - tp - GOAL_HOLD) / SLIDE)
+                pos = _lerp(c0, spot, s)
+                cards.append(CardPlacement(code, True, pos, table.goal_angle[team], "moving"))
+                continue
+            cards.append(CardPlacement(code, True, spot, table.goal_angle[team], "goal"))
     for tp, player, code, slot, ok in flying:
-        start = slot_pos(player, slot)
-        s = _smooth((t - (tp - SLIDE)) / SLIDE) if t < tp else 1 - _smooth((t - tp) / SLIDE)
-        pos = _lerp(start, layout.centre, s)
-        base = math.degrees(layout.seat_angle[player]) + 90
-        cards.append(CardPlacement(code, True, pos, base, "moving"))
-        dx, dy = layout.dir(player)
-        sk, sl = skin[player]
-        arms.append(Arm(layout.shoulder(player), (pos[0] + dx * 50, pos[1] + dy * 50), 30.0, 80.0, sk, sl, 0.45, 0.25))
+        seat = table.seats[player]
+        start = seat.slots[min(slot, len(seat.slots) - 1)]
+        if t < tp:
+            t0 = plan.slides.get((tp, code), tp - SLIDE)
+            s = _smooth((t - t0) / (tp - t0))
+        elif t < tp + (0 if ok else FOUL_HOLD):
+            s = 1.0
+        else:
+            s = 1 - _smooth((t - tp - FOUL_HOLD) / SLIDE)
+        if ok and code in goal_ids and t >= tp:
+            continue  # drawn with the goal cards
+        pos = _lerp(start, c0, s)
+        cards.append(CardPlacement(code, True, pos, seat.angle, "moving" if s < 1 else "centre-pile"))
+        if s < 1 or t < tp + 0.2:
+            dx, dy = seat.towards
+            sk, sl = skin[player]
+            arms.append(Arm(seat.shoulder, (pos[0] + dx * 50, pos[1] + dy * 50), 30.0, 80.0, sk, sl, 0.45, 0.25))
     return Scene("crazy-kick", "crazy-kick", cards, arms)
+
+
+def _player_of(plan: KickPlan, code: str) -> str:
+    return next(p for tp, p, c, slot, ok in plan.plays if c == code)
+
+
+def _pile_at(plan: KickPlan, t: float, before: bool = False) -> list[str]:
+    """The centre pile just after (or, ``before``, just before) the action at time ``t``."""
+    prev: list[str] = []
+    for ts, p in plan.piles:
+        if ts >= t if before else ts > t:
+            break
+        prev = p
+    return prev
 
 
 @dataclass
@@ -304,22 +431,47 @@ class FodboldPlan:
     actions: list[dict]
     states: list[tuple[float, dict, dict, object, dict]]  # (t, piece -> square, markers, holder, team -> drawn card)
     moves: list[tuple[float, tuple, tuple, tuple]]        # (t, piece, from square, to square)
+    refused: list[tuple[float, tuple, tuple, tuple]] = field(default_factory=list)  # moves the engine refused
+    goals: list[float] = field(default_factory=list)  # times of goals: the pieces are set up again a little later
 
 
-MOVE = 0.8  # seconds a piece is carried
+MOVE = 0.8        # seconds a piece is carried
+REFUSED_HOLD = 0.8  # a refused move's piece lies on its wrong square this long, then is carried back
+GOAL_PAUSE = 1.0  # after a goal the shot card shows this long before the pieces are set up for the kick-off
 
 
 def plan_fodbold(seed: int, fouls: float, seconds: float) -> FodboldPlan:
     import random
 
     from ..games.fodbold.actions import ACTION_ADAPTER
+    from ..games.fodbold.board import BoardError
     from ..games.fodbold.loader import load_board, load_decks
     from ..games.fodbold.rules import FodboldGame
     from ..games.fodbold.simulate import random_game
 
     board, decks = load_board(), load_decks()
     log = random_game(random.Random(seed), board, decks, fouls=fouls)
-    actions = [a for a in log if a.get("t", 0.0) <= seconds]
+    game = FodboldGame(ACTION_ADAPTER.validate_python(log[0]), board, decks)
+    refused = set()  # moves the engine refused (too far ...): the piece goes there, then back
+    goals = set()    # actions that scored: the table is set up for the kick-off after a pause
+    for k, a in enumerate(log[1:], 1):
+        before, score = dict(game.pos.squares), dict(game.pos.score)
+        game.apply(ACTION_ADAPTER.validate_python(a))
+        if game.pos.score != score:
+            goals.add(k)
+        piece = (a.get("team"), a.get("piece"))
+        if a["type"] == "move" and a.get("from") != a.get("to") and before.get(piece) == game.pos.squares.get(piece):
+            refused.add(k)
+    # The random game's pace (1-6 s per action) is a slow table's; a video keeps the rhythm but
+    # brisker, so a short clip shows a few turns: 1.2 s to 2.7 s per action (a piece is carried
+    # for MOVE seconds of that, a card lies still at once; a refused move's piece is put back first).
+    clock, last = 0.0, 0.0
+    for k, a in enumerate(log[1:], 1):
+        gap, last = a["t"] - last, a["t"]
+        clock += (1.2 + 0.3 * max(gap - 1.0, 0.0) + (REFUSED_HOLD + MOVE if k - 1 in refused else 0.0)
+                  + (GOAL_PAUSE + 0.5 if k - 1 in goals else 0.0))
+        a["t"] = round(clock, 2)
+    actions = [a for a in log if a.get("t", 0.0) <= seconds - SETTLE]
     game = FodboldGame(ACTION_ADAPTER.validate_python(actions[0]), board, decks)
     drawn: dict[str, str] = {}
 
@@ -327,8 +479,8 @@ def plan_fodbold(seed: int, fouls: float, seconds: float) -> FodboldPlan:
         pos = game.pos
         return (t, dict(pos.squares), dict(pos.markers), pos.holder, dict(drawn))
 
-    states, moves = [state(0.0)], []
-    for a in actions[1:]:
+    states, moves, wrong = [state(0.0)], [], []
+    for k, a in enumerate(actions[1:], 1):
         before = dict(game.pos.squares)
         game.apply(ACTION_ADAPTER.validate_python(a))
         if a["type"] in ("draw", "shot"):
@@ -337,8 +489,13 @@ def plan_fodbold(seed: int, fouls: float, seconds: float) -> FodboldPlan:
             piece = (a["team"], a["piece"])
             if piece in before and piece in game.pos.squares and before[piece] != game.pos.squares[piece]:
                 moves.append((a["t"], piece, before[piece], game.pos.squares[piece]))
+            elif k in refused and piece in before:
+                try:
+                    wrong.append((a["t"], piece, before[piece], board.parse(a["to"])))
+                except BoardError:  # a square off the board: nothing to show
+                    pass
         states.append(state(a["t"]))
-    return FodboldPlan(actions, states, moves)
+    return FodboldPlan(actions, states, moves, wrong, [a["t"] for k, a in enumerate(actions) if k in goals])
 
 
 def fodbold_scene(plan: FodboldPlan, board, bp, t: float, skin: dict):
@@ -348,11 +505,22 @@ def fodbold_scene(plan: FodboldPlan, board, bp, t: float, skin: dict):
     from .faces import BACK
     from .scene import Arm, CardPlacement, Scene
 
-    _, squares, markers, holder, drawn = next(s for s in reversed(plan.states) if s[0] <= t)
+    i = max(k for k, s in enumerate(plan.states) if s[0] <= t)
+    _, squares, markers, holder, drawn = plan.states[i]
+    if i > 0 and any(tg == plan.states[i][0] and t < tg + GOAL_PAUSE for tg in plan.goals):
+        _, squares, markers, holder, _ = plan.states[i - 1]  # the shot card shows; the pieces stay a moment
     moving = next((m for m in plan.moves if m[0] - MOVE <= t < m[0]), None)
+    # a refused move: carried to the wrong square, left there a moment, carried back
+    for tw, piece, a, b in plan.refused:
+        if tw - MOVE <= t < tw:
+            moving = (tw, piece, a, b)
+        elif tw + REFUSED_HOLD <= t < tw + REFUSED_HOLD + MOVE:
+            moving = (tw + REFUSED_HOLD + MOVE, piece, b, a)
+    resting = {piece: b for tw, piece, a, b in plan.refused if tw <= t < tw + REFUSED_HOLD}
     pieces = []
     arms = []
     for piece, sq in squares.items():
+        sq = resting.get(piece, sq)
         pos, lift = bp.square_mm(board, sq), 0.0
         if moving is not None and moving[1] == piece:
             s = _smooth((t - (moving[0] - MOVE)) / MOVE)
@@ -389,6 +557,27 @@ def fodbold_scene(plan: FodboldPlan, board, bp, t: float, skin: dict):
     return FodboldScene(scene, bp, pieces, ball)
 
 
+def fodbold_placement(board, frame, style, path=None):
+    """The BoardPlacement that puts ``board`` where ``fodbold_layout``'s grid is in the calibration's
+    frame ``frame`` (a MarkerFrame): the layout's square size; blue's goal towards the top edge."""
+    import numpy as np
+
+    from ..calibration.layouts import fodbold_layout
+    from .fodbold import BoardPlacement
+
+    grid = fodbold_layout(path, board=board).grid
+    if (grid.columns, grid.rows) != (board.columns, board.rows):
+        raise SimulateError(f"the fodbold layout's grid is {grid.columns} x {grid.rows}, the board "
+                            f"{board.columns} x {board.rows}")
+    if grid.row_one != "bottom":
+        raise SimulateError("the simulator lays red's goal line (row 1) at the layout's bottom edge: "
+                            "the layout needs row_one: bottom")
+    style.square_mm = grid.square_mm
+    w, h = grid.size_mm
+    centre = frame.to_render(np.array([[grid.origin_mm[0] + w / 2, grid.origin_mm[1] + h / 2]]))[0]
+    return BoardPlacement((float(centre[0]), float(centre[1])), math.degrees(frame.phi), style)
+
+
 def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds: float = 20.0, deck: str = "rook",
              players: int = 4, width: int = 640, height: int = 480, fps: int = 30, progress: bool = True) -> dict:
     import cv2
@@ -396,7 +585,6 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
     from tqdm import tqdm
 
     from ..games import game_module
-    from .camera import random_camera
     from .faces import FaceCache, random_style
     from .markers import MarkerFrame, markers_underlay
     from .render import Effects, render_scene
@@ -439,7 +627,10 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
         layout = Layout({"red": a0, "blue": a0 + math.pi}, edge_r, centre)
         actions, n_plays = fplan.actions, len(fplan.moves)
         bstyle = random_board_style(rng)
-        bp = BoardPlacement(centre, float(math.degrees(a0) - 90), bstyle)
+        # The board lies where the calibration's fodbold layout has its grid (red at the bottom edge):
+        # same square size and orientation, so the grid names each piece's square as the engine does.
+        marker_frame = MarkerFrame(layout.centre, a0 + math.pi / 2)
+        bp = fodbold_placement(board, marker_frame, bstyle)
         faces = FodboldFaces([bstyle])
         style = bstyle.card_style
         deck = "fodbold"
@@ -452,22 +643,21 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
         # team-mates sit together, the teams face each other
         layout = Layout({p: a0 + 2 * math.pi * i / len(names) for i, p in enumerate(names)}, edge_r, centre)
         actions, n_plays = plan.actions, len(plan.plays)
+        # red (the layout's team A) along the bottom edge of the calibration's layout, white at the top
+        marker_frame = MarkerFrame(layout.centre, a0 + math.pi / 2)
+        ktable = kick_table(plan, marker_frame)
         faces = KickFaces(1, rng)
         style = faces.styles[0]
         deck = "crazy-kick"
     skin = {p: (tuple(int(v) for v in SKIN_TONES[rng.integers(len(SKIN_TONES))]),
                 tuple(int(v) for v in rng.integers(20, 230, 3))) for p in names}
-    marker_frame = None
     if game == "crazy":
         # The corner markers of a 1 m playing area (`referee print table-markers`) lie so that the first
-        # player sits at the bottom edge of the calibration's layout; the camera is mounted square to them
+        # player sits at the bottom edge of the calibration's layout (for every game the layout's bottom
+        # edge: Crazy's seat 1, Crazy Kick's team A, fodbold's red); the camera is mounted square to them
         # and high enough to see all four, as the README tells a person to do.
         marker_frame = MarkerFrame(layout.centre, a0 + math.pi / 2)
-        camera = aligned_camera(rng, width, height, marker_frame)
-    else:
-        camera = random_camera(rng, width, height, target=layout.centre,
-                               height_mm=(900.0, 1000.0) if game == "fodbold" else (700.0, 900.0),
-                               tilt_deg=(0.0, 20.0), hfov_deg=(60.0, 72.0))
+    camera = aligned_camera(rng, width, height, marker_frame)
     camera.k1, camera.k2 = camera.k1 * 0.5, 0.0
     texture, table_info = make_texture(rng)
     fx = Effects(light_gradient=float(rng.uniform(0, 0.4)), light_dir_deg=float(rng.uniform(0, 360)),
@@ -500,9 +690,8 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
                 drawer = FodboldDrawer(fs, board, fcache)
                 hooks = {"underlay": drawer.underlay, "overlay": drawer.overlay}
             else:
-                scene = kick_scene(plan, layout, t, skin)
-            if marker_frame is not None:
-                hooks["underlay"] = markers_underlay(marker_frame, inner=hooks.get("underlay"))
+                scene = kick_scene(plan, ktable, t, skin)
+            hooks["underlay"] = markers_underlay(marker_frame, inner=hooks.get("underlay"))
             img, anns, ids = render_scene(scene, camera, faces, texture, fx, np.random.default_rng([seed, i]), **hooks)
             writer.write(img)
             record = {"frame": i, "t": round(t, 4), "cards": [
@@ -528,7 +717,7 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
     sheet = g.scoresheet()
     truth = {"game": game, "seed": seed, "deck": deck, "players": names, "fouls": fouls, "seconds": seconds, "fps": fps,
              "frames": n_frames, "camera": camera.to_json(), "table": table_info, "style": style.to_json(),
-             "marker_frame": marker_frame.to_json() if marker_frame is not None else None,
+             "marker_frame": marker_frame.to_json(),
              "events": [e.to_dict() for e in events], "scoresheet": sheet,
              "totals": g.totals() if hasattr(g, "totals") else sheet.get("score")}
     (out / "truth.json").write_text(json.dumps(truth, indent=1))

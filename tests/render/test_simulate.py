@@ -117,3 +117,91 @@ def test_fodbold_video_replays_to_the_truth(tmp_path):
     assert [e.to_dict() for e in events] == truth["events"]
     frames = [json.loads(line) for line in (tmp_path / "frames.jsonl").read_text().splitlines()]
     assert len(frames) == 480 and any(f["objects"] for f in frames)
+
+
+def test_crazy_kick_table_lies_where_the_calibration_layout_expects_it():
+    """Each player's piles in his pile zone, the centre pile on the centre, goal cards in the team's
+    goal area: mapped back through the marker frame into the calibration's table millimetres."""
+    from referee.calibration.layouts import crazy_kick_layout
+    from referee.games.crazy_kick.adapter import SIDES
+    from referee.render.markers import MarkerFrame
+    from referee.render.video import kick_table, plan_kick
+
+    for players in (2, 3, 4, 5, 8):
+        plan = plan_kick(1, players, 0.0, 1.0)
+        frame = MarkerFrame((23.0, -11.0), 2.1)
+        table = kick_table(plan, frame)
+        layout = crazy_kick_layout(len(plan.teams["red"]), len(plan.teams["white"]))
+        side = {team: s for s, team in SIDES.items()}
+        for team, names in plan.teams.items():
+            for k, p in enumerate(names, 1):
+                zone = layout.zone(f"pile{side[team]}{k}")
+                slots = frame.to_calib(np.array(table.seats[p].slots))
+                assert len(slots) == plan.layout_counts[p]
+                # inside his own zone, a card's width (63 mm) apart or more, left to right
+                assert all(layout.zone_at(xy) is zone for xy in slots), (players, p, slots)
+                assert np.all(np.diff(slots[:, 0]) >= 55)
+            goal = frame.to_calib(np.array([table.goals[team][0]]))[0]
+            assert layout.zone_at(goal).name == f"goal{side[team]}"
+        assert np.allclose(frame.to_calib(np.array([table.centre]))[0], (0, 0), atol=1e-6)
+
+
+def test_fodbold_board_lies_on_the_calibration_grid():
+    """Every square's centre on the rendered board is the same square for the calibration's grid."""
+    from referee.calibration.layouts import fodbold_layout
+    from referee.games.fodbold.board import square_name
+    from referee.games.fodbold.loader import load_board
+    from referee.render.fodbold import board_image, random_board_style
+    from referee.render.markers import MarkerFrame
+    from referee.render.video import fodbold_placement
+
+    board = load_board()
+    grid = fodbold_layout(board=board).grid
+    frame = MarkerFrame((-17.0, 30.0), -0.7)
+    style = random_board_style(np.random.default_rng(4))
+    bp = fodbold_placement(board, frame, style)
+    assert style.square_mm == grid.square_mm
+    squares = [(x, y) for x in range(board.columns) for y in range(board.rows + 2)]
+    for sq in squares:
+        name = square_name(sq)
+        if 1 <= sq[1] <= board.rows or name in grid.extra:
+            xy = frame.to_calib(np.array([bp.square_mm(board, sq)]))[0]
+            assert grid.square_at(xy) == name and np.allclose(xy, grid.centre(name), atol=1e-6), (name, xy)
+    # the printed board agrees: the goal squares are the image's first and last square rows
+    img = board_image(board, style, px_per_mm=2.0)
+    s, m = style.square_mm * 2, style.margin_mm * 2
+    goals = [q for squares in board.goals.values() for q in squares]
+    assert {q[1] for q in goals} == {0, board.rows + 1}
+    for x, y in goals:  # the net (light grey), not grass
+        assert img[int(m + (board.rows + 1.5 - y) * s), int(m + (x + 0.3) * s)].min() > 100, (x, y)
+
+
+def test_fodbold_refused_move_goes_there_and_back_and_a_goal_is_set_up_after_a_pause():
+    """What a table does: a piece moved too far lies there a moment (the camera sees the move the
+    engine refuses), then is put back; after a goal the shot card shows before the pieces go back to
+    their kick-off squares (else the camera would see pieces move before the shot)."""
+    from referee.games.fodbold.loader import load_board
+    from referee.render.fodbold import BoardPlacement, random_board_style
+    from referee.render.video import GOAL_PAUSE, MOVE, REFUSED_HOLD, fodbold_scene, plan_fodbold
+
+    board = load_board()
+    bp = BoardPlacement((0.0, 0.0), 0.0, random_board_style(np.random.default_rng(0)))
+    skin = {"red": ((150, 180, 225), (90, 30, 30)), "blue": ((120, 150, 200), (30, 90, 30))}
+    plan = plan_fodbold(12, 0.3, 30.0)
+    assert plan.refused and plan.goals, "seed 12 with fouls 0.3 has a refused move and a goal"
+    t, piece, a, b = plan.refused[0]
+
+    def square(tt):
+        return next(p.square for p in fodbold_scene(plan, board, bp, tt, skin).pieces if (p.team, p.number) == piece)
+
+    assert square(t - MOVE - 0.05) == a and square(t + REFUSED_HOLD / 2) == b
+    assert square(t + REFUSED_HOLD + MOVE + 0.05) == a
+    tg = plan.goals[0]
+    k = next(i for i, s in enumerate(plan.states) if s[0] == tg)
+    before, after = plan.states[k - 1][1], plan.states[k][1]
+    assert before != after  # the goal set the pieces up again
+
+    def squares(tt):
+        return {(p.team, p.number): p.square for p in fodbold_scene(plan, board, bp, tt, skin).pieces}
+
+    assert squares(tg + GOAL_PAUSE / 2) == before and squares(tg + GOAL_PAUSE + 0.05) == after
