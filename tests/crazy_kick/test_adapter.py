@@ -169,7 +169,7 @@ def test_ball_out_is_the_operators_call_with_the_tops_in_view():
     fits = legal(tb.game, "red")
     tb.see("appeared", 2, fits, PILE["Bob"])
     a = tb.ad.operator("ball_out", t=9.0)
-    assert a == {"type": "ball_out", "visible": [fits], "t": 9.0, "source": "camera"}
+    assert a == {"type": "ball_out", "visible": [fits], "t": 9.0, "source": "operator"}
     tb.events += tb.game.apply(ACTION_ADAPTER.validate_python(a))
     assert tb.kinds()[-2:] == ["bad_ball_out", "ball_out"]  # a fitting card showed
     with pytest.raises(ValueError, match="ball_out"):

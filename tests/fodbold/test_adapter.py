@@ -145,7 +145,7 @@ def test_the_ball_and_other_things_make_no_action_and_the_die_is_the_operators()
     assert tb.see("appeared", 2, "hand", BESIDE) == [] and tb.see("moved", 3, "red-5", (0, 700)) == []
     assert tb.see("vanished", 4, "red-9", "g10") == []
     a = tb.ad.operator("roll", "blue", 3, t=1.5)
-    assert a == {"type": "roll", "team": "blue", "value": 3, "t": 1.5, "source": "camera"}
+    assert a == {"type": "roll", "team": "blue", "value": 3, "t": 1.5, "source": "operator"}
     assert tb.game.apply(ACTION_ADAPTER.validate_python(a))[0].data["result"] == "kicks_off"
     with pytest.raises(ValueError, match="roll TEAM VALUE"):
         tb.ad.operator("roll", "green", 3)

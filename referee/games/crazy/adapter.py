@@ -43,7 +43,9 @@ class CrazyAdapter:
         self._play_index: dict[int, int] = {}  # track id -> index in log of its play
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
-        return self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
+        action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
+        action["source"] = "operator"  # spoken at the table, entered by a person, not seen
+        return action
 
     def seat_of(self, x: float, y: float) -> tuple[int, float]:
         """Seat index whose direction the point lies in, and how central (0 = on the seat's line, 1 = edge)."""

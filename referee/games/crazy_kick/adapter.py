@@ -104,7 +104,9 @@ class CrazyKickAdapter:
             raise ValueError(f"Crazy Kick operator calls: ball_out; got {call!r}")
         visible = [c for p in self.game.players for c in self._tops(p) or [] if c is not None]
         self._covered.clear()  # everyone picks up and lays out again
-        return self._emit({"type": "ball_out", "visible": visible}, t, None)
+        action = self._emit({"type": "ball_out", "visible": visible}, t, None)
+        action["source"] = "operator"  # the teams' agreement, entered by a person
+        return action
 
     # ---- observations ------------------------------------------------------------------------
 

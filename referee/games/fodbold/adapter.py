@@ -71,7 +71,9 @@ class FodboldAdapter:
         """A call the camera cannot see: ``("roll", team, value)`` for the kick-off die."""
         if call != "roll" or len(args) != 2 or args[0] not in TEAMS:
             raise ValueError(f"Fodbold operator calls: roll TEAM VALUE (team red or blue); got {(call, *args)!r}")
-        return self._emit({"type": "roll", "team": args[0], "value": int(args[1])}, t, None, None)
+        action = self._emit({"type": "roll", "team": args[0], "value": int(args[1])}, t, None, None)
+        action["source"] = "operator"  # the die is thrown off camera, entered by a person
+        return action
 
     # ---- observations ------------------------------------------------------------------------
 
