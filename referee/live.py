@@ -148,6 +148,7 @@ def _cmd(args) -> int:
             source = CameraSource(args.camera, args.width, args.height, on_lost=on_lost, on_back=on_back)
         mapper = find_table(source, args.calibration, session.layout)
         perceiver = ModelPerception(args.game, session.setup_dict.get("deck"))
+        perceiver.mapper = mapper
     except (ReviewError, SessionError, SourceError, CalibrationError) as e:
         announcer.close(drain=False)
         print(f"referee play: {e}", file=sys.stderr)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
 from .sources import Frame, SourceError, VideoSource
-from .tracker import TableDetection
+from .tracker import TableDetection, TrackerSettings
 
 
 class ReviewError(ValueError):
@@ -98,18 +99,38 @@ def read_calls(path: str | Path, game: str) -> list[dict]:
 
 
 class ModelPerception:
-    """The shipped two-stage recogniser (card detector, then a classifier on each card warped upright)."""
+    """The shipped two-stage recogniser (an oriented card detector, then a classifier on each card
+    warped upright), run on the rectified top-down view of the table, the view it was trained on.
+    Only the part of the table where cards are played is looked at (``view_mm`` square around the
+    layout's centre, ``mm_per_px``); the corners come back in camera pixels for the overlay."""
 
-    def __init__(self, game: str, deck: str | None):
+    def __init__(self, game: str, deck: str | None, mm_per_px: float = 1.0, view_mm: float = 640.0):
         try:
+            from .detector import DetectorError
             from .recognize import CardRecognizer
         except ImportError as e:
-            raise ReviewError(f"the card recogniser is not built yet ({e}); use --perception truth on a "
+            raise ReviewError(f"the card recogniser cannot load ({e}); use --perception truth on a "
                               "simulated video") from None
-        self.recognizer = CardRecognizer.for_game(game, deck)
+        try:
+            self.recognizer = CardRecognizer(game, deck or "rook")
+        except DetectorError as e:
+            raise ReviewError(f"{e} (train the models with `referee train --game {game}`)") from None
+        half = view_mm / 2
+        self.bounds, self.mm_per_px = (-half, -half, half, half), mm_per_px
+        self.mapper = None  # set once the table is calibrated
 
     def perceive(self, frame: Frame):
-        return self.recognizer.recognize(frame.image)
+        import cv2
+
+        if self.mapper is None:
+            raise ReviewError("the table must be calibrated before cards can be recognised")
+        view = self.mapper.rectify(frame.image, mm_per_px=self.mm_per_px, bounds=self.bounds)
+        to_mm = np.linalg.inv(self.mapper.table_to_rectified(self.mm_per_px, self.bounds))
+        out = []
+        for card in self.recognizer.recognize(view):
+            mm = cv2.perspectiveTransform(np.asarray(card.corners, np.float64).reshape(1, -1, 2), to_mm)[0]
+            out.append((card.label, card.confidence, self.mapper.table_to_image(mm).astype(np.float32)))
+        return out
 
 
 def to_table(mapper, cards) -> list[TableDetection]:
@@ -144,11 +165,24 @@ def find_table(source: VideoSource, calibration: str | None, layout, search_fram
                       "--calibration FILE")
 
 
+def tracker_settings_for(stride: int) -> TrackerSettings:
+    """The tracker's frame counts for looking at every ``stride``-th frame: the same times in seconds."""
+    base = TrackerSettings()
+    scale = lambda n, least: max(least, -(-n // stride))  # noqa: E731 - ceil division
+    confirm = scale(base.confirm_frames, 2)
+    return replace(base, confirm_frames=confirm, still_frames=scale(base.still_frames, 2),
+                   label_votes=scale(base.label_votes, 3), hold_frames=max(confirm + 1, base.hold_frames // stride))
+
+
 def review(game: str, video: str | Path, out: str | Path, setup: dict, *, perception: str = "model",
            calibration: str | None = None, options: dict | None = None, speaker=None, annotate: bool = True,
-           progress: bool = True, lang: str = "en", calls: list[dict] | None = None) -> dict:
+           progress: bool = True, lang: str = "en", calls: list[dict] | None = None, stride: int = 1) -> dict:
     """Referee a recording; write everything to ``out``; return a summary (scoresheet and figures).
-    ``calls``: the operator's calls (``read_calls``), each made at the first frame at or after its time."""
+    ``calls``: the operator's calls (``read_calls``), each made at the first frame at or after its time.
+    ``stride``: look at every n-th frame only (faster; the tracker's frame counts apply to the frames
+    looked at are scaled to keep the same times in seconds)."""
+    if stride < 1:
+        raise ReviewError(f"--stride must be at least 1, got {stride}")
     import cv2
     from tqdm import tqdm
 
@@ -172,14 +206,19 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
     phrase = phrasebook(game, lang)
     announcer = Announcer(speaker) if speaker is not None else None
     try:
-        session = GameSession(game, setup, out_dir=out, announcer=announcer, phrase=phrase, options=options)
+        settings = tracker_settings_for(stride)
+        session = GameSession(game, setup, out_dir=out, announcer=announcer, phrase=phrase, options=options,
+                              tracker_settings=settings)
     except SessionError as e:
         raise ReviewError(str(e)) from None
     mapper = find_table(source, calibration, session.layout)
+    if hasattr(perceiver, "mapper"):
+        perceiver.mapper = mapper
     overlay = Overlay(mapper)
     writer = None
     if annotate:
-        writer = cv2.VideoWriter(str(out / "annotated.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), source.fps, source.size)
+        writer = cv2.VideoWriter(str(out / "annotated.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), source.fps / stride,
+                                 source.size)
     thumbs: dict[int, str] = {}
     pending = sorted(calls or [], key=lambda c: c["t"])
     t0 = time.perf_counter()
@@ -187,7 +226,9 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
     bar = tqdm(source, total=source.frame_count or None, unit="frame", desc="review", disable=not progress)
     for frame in bar:
         frames += 1
-        if frame.index % 15 == 0:
+        if frame.index % stride:
+            continue
+        if frame.index % (15 * stride) == 0:
             mapper.update(frame.image, frame.t)  # a bumped camera is corrected; a covered marker keeps the last fix
         cards = perceiver.perceive(frame)
         before = len(session.events)
@@ -261,7 +302,7 @@ def _cmd(args) -> int:
             mute=False, wav=args.speech_wav, voice=args.voice, rate=args.rate)
         result = review(args.game, args.video, args.out, setup, perception=args.perception,
                         calibration=args.calibration, options=options, speaker=speaker,
-                        annotate=not args.no_video, lang=args.lang, calls=calls)
+                        annotate=not args.no_video, lang=args.lang, calls=calls, stride=args.stride)
     except ReviewError as e:
         print(f"referee review: {e}", file=sys.stderr)
         return 2
@@ -292,6 +333,7 @@ def register(sub) -> None:
     r.add_argument("--perception", default="model", choices=["model", "truth"],
                    help="model: the shipped recogniser; truth: a simulator's frames.jsonl (testing only)")
     r.add_argument("--no-video", action="store_true", help="skip annotated.mp4 (faster)")
+    r.add_argument("--stride", type=int, default=1, help="look at every n-th frame only (faster)")
     r.add_argument("--mute", action="store_true", default=True, help="do not speak (default for reviews)")
     r.add_argument("--speech-wav", metavar="FILE", help="write what would be said to a WAV file")
     r.add_argument("--voice")

@@ -84,3 +84,12 @@ def test_a_review_killed_half_way_leaves_logs_that_resume(sim, tmp_path):
     truth = plays(sim / "actions.jsonl")
     assert 1 <= len(done) < len(truth) and done == truth[:len(done)]
     assert session.engine.to_play == truth[len(done)][0]  # it goes on with the next player's card
+
+
+def test_looking_at_every_third_frame_gets_the_same_plays(sim, tmp_path):
+    out = tmp_path / "stride"
+    review("crazy", sim / "video.mp4", out, read_setup(sim / "actions.jsonl"), perception="truth",
+           options={"rounds": truth_rounds(sim)}, progress=False, annotate=False, stride=3)
+    assert plays(out / "actions.jsonl") == plays(sim / "actions.jsonl")
+    with pytest.raises(ReviewError, match="stride"):
+        review("crazy", sim / "video.mp4", out, read_setup(sim / "actions.jsonl"), perception="truth", stride=0)

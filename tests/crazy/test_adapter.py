@@ -80,3 +80,13 @@ def test_layout_and_players_must_agree():
     game = CrazyGame(setup(("A", "B", "C", "D", "E")))
     with pytest.raises(ValueError, match="4 seats for 5 players"):
         CrazyAdapter(game, crazy_layout(4))
+
+
+def test_a_card_laid_right_on_top_of_an_earlier_one_is_a_new_play_not_a_correction():
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=40)
+    # much later, the camera sees another label where G7 lay: D's card covers it
+    out = seen(ad, game, "G2", IN_FRONT["B"], kind="relabelled", track=5, frame=80)
+    assert [a["type"] for a in out] == ["play"] and out[0]["card"] == "G2"
+    assert [a.get("card") for a in ad.log] == [None, "G7", "G9", "G2"]

@@ -3,8 +3,10 @@
 - A card that comes to rest in the trick area is a play. Who played it: the player whose turn it is,
   unless the card lies clearly in front of another player (well inside that seat's direction) who
   has not played to this trick yet; then that player played out of turn, and the engine says so.
-- A card whose label the tracker corrects (it was misread while it slid in) corrects that play: the
-  pipeline re-scores the log with the corrected action and drops stale announcements.
+- A card whose label the tracker corrects soon after it was played (it was misread while it slid in)
+  corrects that play: the pipeline re-scores the log with the corrected action and drops stale
+  announcements. A later relabel, or one of a card with plays after it, is another card laid right on
+  top of it.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
   last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
 
@@ -13,6 +15,7 @@ The adapter reads the engine but never changes it: it returns actions, and the c
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ..adapters import Correction, camera_action
 from .cards import CardError, parse_card
@@ -22,7 +25,8 @@ __all__ = ["CrazyAdapter", "Correction"]
 
 
 class CrazyAdapter:
-    def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5):
+    def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5,
+                 correction_frames: int = 20):
         """``layout``: the Crazy layout for this many players (seat k = the k-th player in the setup).
         ``rounds``: the round types in the order the table will choose them, when known in advance
         (a recording's notes); otherwise the operator chooses live with ``choose_round``.
@@ -38,6 +42,7 @@ class CrazyAdapter:
         cx, cy = self.trick.centre
         self._seat_angles = [math.atan2(z.anchor[1] - cy, z.anchor[0] - cx) for z in seats]
         self.seat_margin = seat_margin
+        self.correction_frames = correction_frames  # a relabel this soon after a play corrects a misread
         self.rounds = list(rounds or [])
         self.log: list[dict] = []           # every action this adapter produced, in order
         self._play_index: dict[int, int] = {}  # track id -> index in log of its play
@@ -60,6 +65,16 @@ class CrazyAdapter:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
         if not self._is_card(obs.label):
             return []
+        if obs.kind == "relabelled" and obs.track_id in self._play_index:
+            i = self._play_index[obs.track_id]
+            last = max(self._play_index.values())
+            if i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames:
+                fixed = {**self.log[i], "card": obs.label}
+                self.log[i] = fixed
+                return [Correction(i, fixed)]
+            # a card at rest for a while, or with plays after it, was not misread: this is another card
+            # laid right on top of it (the camera cannot see the one below any more)
+            obs = replace(obs, kind="appeared")
         if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)):
             out = []
             r = self.game.round
@@ -69,11 +84,6 @@ class CrazyAdapter:
             out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
             self._play_index[obs.track_id] = len(self.log) - 1
             return out
-        if obs.kind == "relabelled" and obs.track_id in self._play_index:
-            i = self._play_index[obs.track_id]
-            fixed = {**self.log[i], "card": obs.label}
-            self.log[i] = fixed
-            return [Correction(i, fixed)]
         return []
 
     def _who_played(self, x: float, y: float) -> str:
