@@ -43,7 +43,7 @@ class TrackerSettings:
     reid_distance_mm: float = 400  # a hidden object seen again this near, same label: the same object
     relabel_within_mm: float = 15  # another label this near is the same object misread (or a pile's new top);
                                    # farther off it is another object (a card played beside it)
-    min_confidence: float = 0.25
+    min_confidence: float = 0.5   # a card read with less is left out: better no call than a false one
 
     def __post_init__(self):
         checks = [
