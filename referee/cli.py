@@ -21,6 +21,7 @@ COMMAND_MODULES: list[str] = [
     "referee.review",
     "referee.live",
     "referee.demo",
+    "referee.train",
 ]
 
 

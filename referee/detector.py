@@ -210,12 +210,14 @@ def load_detector(path: str | Path, backend: str = "auto", conf: float = 0.25, i
     raise ValueError(f"unknown backend {backend!r}; expected auto, onnx or torch")
 
 
-def export_onnx(weights: str | Path, imgsz: int | None = None) -> Path:
-    """Export ultralytics weights to ONNX beside them (static shape, opset 17, no network)."""
+def export_onnx(weights: str | Path, imgsz: int | None = None, task: str | None = "detect",
+                dynamic: bool = False) -> Path:
+    """Export ultralytics weights to ONNX beside them (opset 17, no network). ``task=None`` takes the task
+    from the weights (obb, classify); ``dynamic`` leaves batch and size open (the card classifier)."""
     from ultralytics import YOLO
 
     weights = _existing(weights, ".pt")
-    model = YOLO(str(weights), task="detect")
+    model = YOLO(str(weights), task=task)
     size = int(imgsz or model.overrides.get("imgsz") or 640)
-    out = model.export(format="onnx", imgsz=size, dynamic=False, simplify=False, opset=17, verbose=False)
+    out = model.export(format="onnx", imgsz=size, dynamic=dynamic, simplify=False, opset=17, verbose=False)
     return Path(out)

@@ -32,6 +32,10 @@ def _detect(args) -> int:
     from .detector import DetectorError, load_detector
 
     model = Path(args.model) if args.model else default_model(args.game, args.deck)
+    if not args.model and args.deck and not model.is_file():
+        from .recognize import detect_command  # the two-stage recognizer: models/GAME-card + GAME-DECK-cls
+
+        return detect_command(args)
     try:
         detector = load_detector(model, backend=args.backend, conf=args.conf)
     except DetectorError as e:

@@ -1,0 +1,301 @@
+"""Training sets for the two-stage card recognizer, made from a dataset that `referee dataset build` wrote.
+
+The built dataset's JSON sidecars hold every card's four image corners (TL, TR, BR, BL of the face as
+printed upright), its code, whether it lies face up and its visible fraction. From them this module makes:
+
+- an **OBB set** (stage 1, the detector): the same images, one class ``card``, one oriented-box label
+  line per labelled card: ``0 x1 y1 x2 y2 x3 y3 x4 y4`` (normalised). The box is the whole card (the
+  parts under other cards included: a card is a rectangle of known shape), cut to the image where the
+  card runs out of it (ultralytics refuses coordinates outside the image).
+- a **crop set** (stage 2, the classifier): each card warped upright to one square of ``size`` px through
+  its corners, the corners jittered as a detector's would be and turned 180 degrees half the time (the
+  decks are printed point-symmetric, so an oriented box cannot tell up from down). One folder per class
+  (the card codes and ``back``), as ultralytics' classifier trains on.
+
+Nothing here edits the source dataset; images are linked, not copied.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+CARD_ASPECT = 88 / 63          # height / width of a card
+CROP_MIN_VISIBLE = 0.4         # a crop is worth training on when this much of the card shows
+JITTER = 0.03                  # corner jitter, as a fraction of the card's short side (a detector's error)
+
+
+def sidecars(dataset: str | Path, split: str):
+    """(image path, sidecar dict) of every image of one split of a built dataset, in name order."""
+    dataset = Path(dataset)
+    for meta in sorted((dataset / "meta" / split).glob("*.json")):
+        yield dataset / "images" / split / f"{meta.stem}.jpg", json.loads(meta.read_text())
+
+
+def card_label(obj: dict) -> str:
+    return obj["code"] if obj.get("face_up", True) else "back"
+
+
+def clip_quad(corners: np.ndarray, width: int, height: int) -> np.ndarray | None:
+    """The card's quadrilateral, or, when part of it lies outside the image, the minimum-area rectangle
+    of the part inside. None when nothing is left."""
+    import cv2
+
+    q = np.asarray(corners, np.float32)
+    if (q[:, 0] >= 0).all() and (q[:, 0] <= width).all() and (q[:, 1] >= 0).all() and (q[:, 1] <= height).all():
+        return q
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    area, inter = cv2.intersectConvexConvex(_ccw(q), frame)
+    if area < 1 or inter is None or len(inter) < 3:
+        return None
+    box = cv2.boxPoints(cv2.minAreaRect(inter.reshape(-1, 2)))
+    box[:, 0] = box[:, 0].clip(0, width)
+    box[:, 1] = box[:, 1].clip(0, height)
+    return box
+
+
+def _ccw(q: np.ndarray) -> np.ndarray:
+    # intersectConvexConvex wants both polygons with the same orientation
+    x, y = q[:, 0], q[:, 1]
+    signed = float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    return q if signed > 0 else q[::-1].copy()
+
+
+def _link(src: Path, dst: Path) -> None:
+    if dst.exists() or dst.is_symlink():
+        dst.unlink()
+    try:
+        os.symlink(src.resolve(), dst)
+    except OSError:
+        import shutil
+
+        shutil.copy2(src, dst)
+
+
+def _split_items(src, split: str, test: bool):
+    if not test:
+        yield from sidecars(src, split)
+    elif split == "val":
+        yield from sidecars(src, "train")
+        yield from sidecars(src, "val")
+
+
+def make_obb_set(sources: list[str | Path], out: str | Path, test: bool = False) -> Path:
+    """An ultralytics OBB dataset (single class ``card``) from one or more built datasets. Returns data.yaml.
+    ``test``: every image of the sources goes to ``val`` (a held-out set to validate on)."""
+    import yaml
+
+    out = Path(out)
+    counts = {"train": 0, "val": 0, "labels": 0}
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for k, src in enumerate(sources):
+            for image, meta in _split_items(src, split, test):
+                w, h = meta["width"], meta["height"]
+                lines = []
+                for obj in meta["objects"]:
+                    if obj.get("kind") != "card" or not obj.get("labelled"):
+                        continue
+                    q = clip_quad(np.array(obj["corners"]), w, h)
+                    if q is None:
+                        continue
+                    q = q / np.array([w, h], np.float32)
+                    lines.append("0 " + " ".join(f"{v:.6f}" for v in q.clip(0, 1).reshape(-1)))
+                stem = f"{k}_{image.stem}"
+                _link(image, out / "images" / split / f"{stem}.jpg")
+                (out / "labels" / split / f"{stem}.txt").write_text("".join(line + "\n" for line in lines))
+                counts[split] += 1
+                counts["labels"] += len(lines)
+    if test:
+        counts["train"] = 0
+    data = {"path": str(out.resolve()), "train": "images/val" if test else "images/train",
+            "val": "images/val" if counts["val"] else "images/train",  # a tiny build validates on train
+            "nc": 1, "names": {0: "card"}}
+    (out / "data.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    (out / "sources.json").write_text(json.dumps({"sources": [str(Path(s).resolve()) for s in sources],
+                                                  **counts}, indent=2))
+    return out / "data.yaml"
+
+
+def canonical_quad(size: int) -> np.ndarray:
+    return np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+
+
+def warp_card(image: np.ndarray, corners, size: int) -> np.ndarray:
+    """The card whose image corners are TL, TR, BR, BL, warped upright onto a size x size square (the
+    card's 63:88 shape is stretched to a square: every crop is stretched alike)."""
+    import cv2
+
+    m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), canonical_quad(size))
+    return cv2.warpPerspective(image, m, (size, size), flags=cv2.INTER_AREA if size < 64 else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+LOOSE = ((0.9, 1.35), 4.0)  # loose boxes: size x U(0.9, 1.35), turned N(0, 4) degrees (a young detector's error)
+
+
+def jitter_corners(corners: np.ndarray, rng: np.random.Generator, amount: float = JITTER,
+                   loose: bool = False) -> np.ndarray:
+    q = np.asarray(corners, np.float64)
+    short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0]))
+    if loose:
+        c = q.mean(axis=0)
+        a = np.radians(rng.normal(0, LOOSE[1]))
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        q = c + ((q - c) * rng.uniform(*LOOSE[0], size=2)) @ rot.T
+    q = q + rng.normal(0, amount * short, q.shape)
+    if rng.random() < 0.5:
+        q = np.roll(q, 2, axis=0)  # upside down: the same card
+    return q
+
+
+def make_crop_set(source: str | Path, out: str | Path, classes: list[str], size: int = 64, copies: int = 2,
+                  seed: int = 0, min_visible: float = CROP_MIN_VISIBLE, loose: bool = False) -> dict:
+    """A classification set (out/{train,val}/CLASS/*.png) of upright crops from one built dataset."""
+    import cv2
+
+    out = Path(out)
+    rng = np.random.default_rng([seed, 0xC0])
+    counts = {"train": 0, "val": 0}
+    for split in ("train", "val"):
+        for c in classes:
+            (out / split / c).mkdir(parents=True, exist_ok=True)
+        has_val = any(True for _ in sidecars(source, "val"))
+        # a tiny build without a val split validates on its training images
+        for image_path, meta in sidecars(source, split if has_val else "train"):
+            image = None
+            for j, obj in enumerate(meta["objects"]):
+                if obj.get("kind") != "card" or not obj.get("labelled") or obj["visible_fraction"] < min_visible:
+                    continue
+                label = card_label(obj)
+                if label not in classes:
+                    continue
+                if image is None:
+                    image = cv2.imread(str(image_path))
+                for k in range(copies if split == "train" else 1):
+                    crop = warp_card(image, jitter_corners(np.array(obj["corners"]), rng, loose=loose and split == "train"),
+                                     size)
+                    cv2.imwrite(str(out / split / label / f"{image_path.stem}_{j:02d}_{k}.png"), crop)
+                    counts[split] += 1
+    (out / "sources.json").write_text(json.dumps({"source": str(Path(source).resolve()), "size": size,
+                                                  "copies": copies, "seed": seed, "min_visible": min_visible,
+                                                  "loose": loose,
+                                                  "jitter": JITTER, **counts}, indent=2))
+    return counts
+
+
+def _face_crop(rng: np.random.Generator, face: np.ndarray, alpha: np.ndarray, other: np.ndarray, size: int,
+               amount: float = JITTER, loose: bool = False) -> np.ndarray:
+    """One card face as a detector would hand it over: on a random table colour, corners off by a few per
+    cent, either way up, sometimes partly under another card or a hand, light, blur, noise, JPEG."""
+    import cv2
+
+    h, w = face.shape[:2]
+    pad = int(0.25 * w)
+    table = np.empty((h + 2 * pad, w + 2 * pad, 3), np.float32)
+    table[:] = rng.uniform(20, 200, 3)
+    table += rng.normal(0, rng.uniform(2, 15), table.shape)
+    a = alpha[..., None].astype(np.float32) / 255
+    roi = table[pad:pad + h, pad:pad + w]
+    roi[:] = face * a + roi * (1 - a)
+    if rng.random() < 0.5:  # another card or a hand lying over one side
+        k = rng.integers(4)
+        cover = int(rng.uniform(0.1, 0.5) * (h if k < 2 else w))
+        patch = other if rng.random() < 0.7 else np.full_like(other, rng.uniform(90, 230, 3))
+        ph, pw = patch.shape[:2]
+        if k == 0:
+            table[:pad + cover, :] = cv2.resize(patch, (table.shape[1], pad + cover))
+        elif k == 1:
+            table[pad + h - cover:, :] = cv2.resize(patch, (table.shape[1], table.shape[0] - (pad + h - cover)))
+        elif k == 2:
+            table[:, :pad + cover] = cv2.resize(patch, (pad + cover, table.shape[0]))
+        else:
+            table[:, pad + w - cover:] = cv2.resize(patch, (table.shape[1] - (pad + w - cover), table.shape[0]))
+    corners = np.array([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]], np.float64)
+    img = warp_card(table.clip(0, 255).astype(np.uint8), jitter_corners(corners, rng, amount, loose), size).astype(np.float32)
+    img = img * rng.uniform(0.55, 1.25) + rng.uniform(-25, 25)             # exposure
+    img *= rng.uniform(0.9, 1.1, 3)                                          # colour temperature
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
+    img += rng.normal(0, rng.uniform(0, 8), img.shape)
+    img = img.clip(0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def add_face_crops(deck: str, out: str | Path, classes: list[str], size: int, styles: int = 40, per_card: int = 3,
+                   seed: int = 0, face_width: int = 96, loose: bool = False) -> int:
+    """Add crops of freshly drawn faces in ``styles`` random designs to out/train (many more designs than the
+    rendered scenes hold: the classifier must name cards of designs it never saw)."""
+    import cv2
+
+    from .render.faces import BACK, random_style, render_back, render_face
+
+    out = Path(out)
+    rng = np.random.default_rng([seed, 0xFACE])
+    n = 0
+    for s in range(styles):
+        style = random_style(rng, deck)
+        faces = {c: (render_back(style, face_width) if c == BACK else render_face(deck, c, style, face_width))
+                 for c in classes}
+        codes = list(faces)
+        for c in classes:
+            (out / "train" / c).mkdir(parents=True, exist_ok=True)
+            for k in range(per_card):
+                other = faces[codes[rng.integers(len(codes))]][0].astype(np.float32)
+                crop = _face_crop(rng, faces[c][0].astype(np.float32), faces[c][1], other, size, loose=loose)
+                cv2.imwrite(str(out / "train" / c / f"face{s:03d}_{k}.png"), crop)
+                n += 1
+    return n
+
+
+def add_detector_crops(source: str | Path, out: str | Path, classes: list[str], size: int, detector,
+                       seed: int = 0, min_visible: float = CROP_MIN_VISIBLE, iou: float = 0.5) -> int:
+    """Add crops warped through the corners a trained detector (``referee.recognize.ObbDetector``) finds on the
+    training images of ``source``, each labelled with the true card it overlaps (IoU >= ``iou``): the
+    classifier then learns the boxes it will really be given, not only the true ones. Training split only."""
+    import cv2
+
+    out = Path(out)
+    rng = np.random.default_rng([seed, 0xDE7])
+    n = 0
+    for image_path, meta in sidecars(source, "train"):
+        image = cv2.imread(str(image_path))
+        w, h = meta["width"], meta["height"]
+        truth = [(obj, clip_quad(np.array(obj["corners"]), w, h)) for obj in meta["objects"]
+                 if obj.get("kind") == "card" and obj.get("labelled") and obj["visible_fraction"] >= min_visible]
+        truth = [(o, q) for o, q in truth if q is not None and card_label(o) in classes]
+        if not truth:
+            continue
+        boxes = detector.detect(image)
+        taken = set()
+        for quad in boxes.corners:
+            ious = [(_quad_iou(quad, q), j) for j, (_, q) in enumerate(truth) if j not in taken]
+            if not ious:
+                break
+            best, j = max(ious)
+            if best < iou:
+                continue
+            taken.add(j)
+            obj = truth[j][0]
+            full = np.array(obj["corners"])
+            # the turn of the found corners nearest the true ones (then either way up, as in training)
+            k = min(range(4), key=lambda r: float(np.abs(np.roll(quad, -r, axis=0) - full).sum()))
+            q = np.roll(quad, -k + (2 if rng.random() < 0.5 else 0), axis=0)
+            label = card_label(obj)
+            (out / "train" / label).mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / "train" / label / f"det_{image_path.stem}_{j:02d}.png"), warp_card(image, q, size))
+            n += 1
+    return n
+
+
+def _quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    import cv2
+
+    a, b = _ccw(np.asarray(a, np.float32)), _ccw(np.asarray(b, np.float32))
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0

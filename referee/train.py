@@ -1,0 +1,392 @@
+"""`referee train`: train the two-stage card recognizer with ultralytics, offline, and ship it with model cards.
+
+Stage 1, the detector: YOLO11n-OBB with the single class ``card`` on the rectified top-down table view
+(``referee dataset build --view table``); its oriented boxes give each card's four corners. One detector
+serves every deck of a game: it is trained on the views of all of them.
+Stage 2, the classifier: YOLO11n-cls on each card warped upright to one small square through those
+corners (``referee.cardsets``); one classifier per deck, classes = the card codes and ``back``.
+
+Outputs, in ``--out`` (default models/): GAME-card.pt/.onnx/.md (the detector) and GAME-DECK-cls.pt/.onnx/.md
+(a classifier per deck), each .md a model card: classes, data recipe and seed, the exact command, epochs,
+time, metrics.
+
+Offline by construction: the networks start from a model yaml (``yolo11n-obb.yaml``, ``yolo11n-cls.yaml``)
+or from the project's own weights, ultralytics is told it is offline (YOLO_OFFLINE), and plots (which
+fetch a font) and the AMP check (which fetches weights) are off. Every run keeps its checkpoints in
+runs/train/NAME; ``--resume`` continues an interrupted run from its last.pt.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+REPO = Path(__file__).resolve().parents[1]
+MODELS_DIR = REPO / "models"
+DATASETS_DIR = REPO / "datasets"
+RUNS_DIR = REPO / "runs" / "train"
+DECKS = {"crazy": ("rook", "standard")}
+
+# Classifier augmentation: a warped card is already upright and framed, so no flips (a mirrored 7 is not
+# a 7), no hue shift (the colour is the Rook card's suit), only a light crop; the crops themselves carry
+# corner jitter and 180-degree turns (referee.cardsets).
+# The optimizer is set: ultralytics' "auto" picks AdamW at lr 0.002 * 5 / (4 + classes) = 0.00016 for 57
+# classes, far too slow from scratch (25 % top-1 after 3 epochs, measured).
+CLS_AUGMENT = dict(fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.4, hsv_v=0.4, scale=0.1, erasing=0.2,
+                   auto_augment=None, optimizer="AdamW", lr0=0.002, warmup_epochs=1)
+# Detector: the table view is already rotated at random; mosaic off for the last epochs.
+DET_AUGMENT = dict(degrees=0.0, fliplr=0.5, flipud=0.5, close_mosaic=2)
+
+
+class TrainError(RuntimeError):
+    pass
+
+
+def detector_name(game: str) -> str:
+    return f"{game}-card"
+
+
+def classifier_name(game: str, deck: str) -> str:
+    return f"{game}-{deck}-cls"
+
+
+def read_data_yaml(path: Path) -> dict:
+    import yaml
+
+    if not path.is_file():
+        raise TrainError(f"{path}: no such dataset file; build one with `referee dataset build`")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as e:
+        raise TrainError(f"{path}: not valid YAML ({e})") from None
+    for key in ("train", "val", "names"):
+        if key not in data:
+            raise TrainError(f"{path}: missing '{key}'; expected an ultralytics data.yaml")
+    return data
+
+
+def ensure_scenes(game: str, deck: str, images: int, seed: int, root: Path = DATASETS_DIR,
+                  style_seed: int | None = None, val: float = 0.1) -> tuple[Path, dict]:
+    """The rendered table-view dataset of one deck (built when missing). Returns its folder and recipe."""
+    from . import dataset as ds
+
+    tag = f"-st{style_seed}" if style_seed is not None else ""
+    out = root / f"{game}-{deck}-table-s{seed}{tag}-n{images}"
+    recipe = ds.Recipe(game=game, deck=deck, images=images, seed=seed, width=640, height=640, view="table",
+                       classes="identity", style_seed=style_seed, val_fraction=val)
+    if not (out / "data.yaml").is_file():
+        print(f"building {out} ({images} table views of the {deck} deck, seed {seed}) ...", file=sys.stderr)
+        ds.build(recipe, out)
+    return out, {"deck": deck, "images": images, "seed": seed, "style_seed": style_seed, "view": "table",
+                 "size": "640x640", "dir": _rel(out)}
+
+
+def train_yolo(data: Path, name: str, task: str, start: str, epochs: int, imgsz: int, device: str, batch: int,
+               seed: int, resume: bool = False, project: Path = RUNS_DIR, workers: int = 2,
+               **overrides) -> tuple[Path, dict, float]:
+    """One ultralytics training run. Returns (best.pt, final metrics, minutes)."""
+    from ultralytics import YOLO
+
+    run_dir = project / name
+    last = run_dir / "weights" / "last.pt"
+    t0 = time.time()
+    if resume:
+        if not last.is_file():
+            raise TrainError(f"nothing to resume: {last} does not exist")
+        results = YOLO(str(last)).train(resume=True)
+    else:
+        if start.endswith(".pt") and not Path(start).is_file():
+            raise TrainError(f"{start}: no such weights file (start from a model yaml or the project's own .pt)")
+        model = YOLO(start, task=task)
+        results = model.train(data=str(data), epochs=epochs, imgsz=imgsz, device=device, batch=batch, seed=seed,
+                              deterministic=True, workers=workers, project=str(project), name=name, exist_ok=True,
+                              plots=False, amp=False, verbose=False, patience=max(10, epochs // 3), **overrides)
+    minutes = (time.time() - t0) / 60
+    best = run_dir / "weights" / "best.pt"
+    if not best.is_file():
+        raise TrainError(f"training finished without {best}")
+    return best, _metrics(results), minutes
+
+
+def _metrics(results) -> dict:
+    if results is None or not hasattr(results, "results_dict"):
+        return {}
+    return {k.replace("metrics/", ""): round(float(v), 4) for k, v in results.results_dict.items()
+            if k.startswith("metrics/")}
+
+
+def ship(best: Path, name: str, out_dir: Path, imgsz: int, dynamic: bool) -> list[Path]:
+    """Copy best.pt to out_dir/NAME.pt and export NAME.onnx beside it."""
+    from .detector import export_onnx
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pt = out_dir / f"{name}.pt"
+    shutil.copy2(best, pt)
+    onnx = export_onnx(pt, imgsz=imgsz, task=None, dynamic=dynamic)
+    return [pt, onnx]
+
+
+def write_model_card(path: Path, *, name: str, role: str, start: str, names: list[str], data: str, recipe: list,
+                     epochs: int | str, imgsz: int, device: str, minutes: float, metrics: dict, command: str,
+                     files: list[Path], seed: int, notes: str = "") -> None:
+    lines = [
+        f"# Model card: {name}",
+        "",
+        role,
+        "",
+        f"- trained: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} on {device}, "
+        f"{minutes:.1f} minutes, {epochs} epochs, input {imgsz} px, training seed {seed}",
+        f"- command: `{command}`" if command else "- command: (library call)",
+        f"- start: `{start}` (no pretrained weights, nothing downloaded)",
+        f"- training set: `{data}`, made from these rendered scenes (`referee dataset build`, synthetic only):",
+        *[f"  - {json.dumps(r)}" for r in recipe],
+        "- files: " + ", ".join(f"`{Path(f).name}` ({Path(f).stat().st_size / 1e6:.1f} MB)" for f in files),
+        "",
+        f"## Classes ({len(names)})",
+        "",
+        ", ".join(names),
+        "",
+        "## Validation metrics (on the training set's own val split: same seed and card designs)",
+        "",
+        "| metric | value |",
+        "| --- | --- |",
+        *[f"| {k} | {v} |" for k, v in metrics.items()],
+        "",
+        "Held-out figures (another seed, unseen card designs) come from `scripts/bench_detector.py`; see "
+        "models/README.md. Synthetic images only: a real table may score lower.",
+    ]
+    if notes:
+        lines += ["", notes]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _rel(p: Path) -> str:
+    p = Path(p).resolve()
+    return str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(p)
+
+
+def train_detector(args, command: str) -> Path:
+    from .cardsets import make_obb_set
+
+    name = detector_name(args.game)
+    decks = [args.deck] if args.deck else list(DECKS[args.game])
+    scenes = [ensure_scenes(args.game, d, args.images, args.seed, root=Path(args.datasets)) for d in decks]
+    obb_dir = Path(args.datasets) / f"{name}-obb-s{args.seed}-n{args.images}-{'+'.join(decks)}"
+    data = obb_dir / "data.yaml"
+    if not data.is_file():
+        print(f"writing the oriented-box set {obb_dir} ...", file=sys.stderr)
+        make_obb_set([s for s, _ in scenes], obb_dir)
+    read_data_yaml(data)
+    notes, epochs = "", args.epochs
+    if args.ship_only:
+        best, metrics, minutes, done = _interrupted_run(Path(args.runs) / name)
+        command, epochs = command.replace(" --ship-only", ""), f"{done} of {args.epochs}"
+        notes = (f"Training stopped after epoch {done} of {args.epochs} (the time limit of this machine); these are the "
+                 f"weights of its best epoch. `{full_command(args).replace(' --ship-only', '')} --resume` continues it.")
+    else:
+        print(f"training the detector {name}: yolo11n-obb, {args.epochs} epochs at {args.imgsz} px on {args.device}; "
+              f"checkpoints in {Path(args.runs) / name}", file=sys.stderr)
+        best, metrics, minutes = train_yolo(data, name, "obb", args.start_det, args.epochs, args.imgsz, args.device,
+                                            args.batch, args.seed, resume=args.resume, workers=args.workers,
+                                            project=Path(args.runs),
+                                            **DET_AUGMENT)
+    files = ship(best, name, Path(args.out), args.imgsz, dynamic=False)
+    write_model_card(Path(args.out) / f"{name}.md", name=name,
+                     role=(f"Stage 1 of the card recognizer for `{args.game}`: finds every card (face up or down, any "
+                           f"deck) on the rectified top-down table view and gives its oriented box, whose four "
+                           f"corners stage 2 warps upright. Input: the 640x640 table view (about 0.6-1.2 mm per px)."),
+                     start=args.start_det, names=["card"], data=_rel(obb_dir),
+                     recipe=[r for _, r in scenes], epochs=epochs, imgsz=args.imgsz, device=args.device,
+                     minutes=minutes, metrics=metrics, command=command, files=files, seed=args.seed, notes=notes)
+    return files[0]
+
+
+def _interrupted_run(run_dir: Path) -> tuple[Path, dict, float, int]:
+    """best.pt of an ultralytics run that was stopped, without its optimizer, and its best epoch's metrics."""
+    import csv
+
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    best, table = run_dir / "weights" / "best.pt", run_dir / "results.csv"
+    if not best.is_file() or not table.is_file():
+        raise TrainError(f"no run to ship in {run_dir}")
+    rows = [{k.strip(): v for k, v in r.items()} for r in csv.DictReader(table.open())]
+    top = max(rows, key=lambda r: float(r.get("metrics/mAP50-95(B)", 0)))
+    stripped = run_dir / "weights" / "best-stripped.pt"
+    shutil.copy2(best, stripped)
+    strip_optimizer(str(stripped))
+    metrics = {k.replace("metrics/", ""): round(float(v), 4) for k, v in top.items() if k.startswith("metrics/")}
+    metrics["best epoch"] = int(float(top["epoch"]))
+    return stripped, metrics, float(rows[-1]["time"]) / 60, int(float(rows[-1]["epoch"]))
+
+
+def train_classifier(args, deck: str, command: str) -> Path:
+    from .cardsets import add_detector_crops, add_face_crops, make_crop_set
+    from .render.faces import BACK, card_classes
+
+    name = classifier_name(args.game, deck)
+    scenes, recipe = ensure_scenes(args.game, deck, args.images, args.seed, root=Path(args.datasets))
+    classes = card_classes(deck) + [BACK]
+    crops = Path(args.datasets) / (f"{name}-crops{args.cls_imgsz}-s{args.seed}-n{args.images}-c{args.copies}"
+                                   f"-f{args.face_styles}x{args.face_copies}" + ("-loose" if args.loose_crops else "")
+                                   + (f"-det{Path(args.detector_crops).stem}" if args.detector_crops else ""))
+    if not (crops / "sources.json").is_file():
+        print(f"warping the cards of {scenes} into {crops} ...", file=sys.stderr)
+        counts = make_crop_set(scenes, crops, classes, size=args.cls_imgsz, copies=args.copies, seed=args.seed,
+                               loose=args.loose_crops)
+        if args.face_styles:
+            print(f"adding {args.face_styles} more card designs, {args.face_copies} crops per card ...", file=sys.stderr)
+            counts["faces"] = add_face_crops(deck, crops, classes, args.cls_imgsz, styles=args.face_styles,
+                                             per_card=args.face_copies, seed=args.seed, loose=args.loose_crops)
+            info = json.loads((crops / "sources.json").read_text())
+            (crops / "sources.json").write_text(json.dumps({**info, "face_styles": args.face_styles,
+                                                            "face_crops": counts["faces"]}, indent=2))
+        if args.detector_crops:
+            from .recognize import ObbDetector
+
+            print(f"adding crops through the corners {args.detector_crops} finds ...", file=sys.stderr)
+            found = add_detector_crops(scenes, crops, classes, args.cls_imgsz, ObbDetector(args.detector_crops),
+                                       seed=args.seed)
+            info = json.loads((crops / "sources.json").read_text())
+            (crops / "sources.json").write_text(json.dumps({**info, "detector_crops": found,
+                                                            "detector": str(args.detector_crops)}, indent=2))
+    print(f"training the classifier {name}: {args.cls_arch}, {args.cls_epochs} epochs at {args.cls_imgsz} px on "
+          f"{args.device}; checkpoints in {Path(args.runs) / name}", file=sys.stderr)
+    if args.cls_arch == "cardnet":
+        from . import cardnet
+
+        init = None
+        if args.start_cls.endswith(".pt"):
+            if not cardnet.is_cardnet(args.start_cls):
+                raise TrainError(f"{args.start_cls}: not a CardNet file to start from")
+            init = Path(args.start_cls)
+            # keep the weights we start from: training writes the shipped file again
+            if init.resolve().parent == Path(args.out).resolve():
+                kept = Path(args.runs) / name / "start.pt"
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(init, kept)
+                init = kept
+
+        try:
+            best, metrics, minutes = cardnet.train(crops, Path(args.runs) / name, args.cls_epochs, args.cls_imgsz,
+                                                   args.cls_batch, args.seed, resume=args.resume,
+                                                   log=lambda m: print(m, file=sys.stderr, flush=True),
+                                                   width=args.cls_width, init=init, lr=1e-3 if init else 3e-3)
+        except FileNotFoundError as e:
+            raise TrainError(str(e)) from None
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(best, out / f"{name}.pt")
+        files = [out / f"{name}.pt", cardnet.export_onnx(out / f"{name}.pt")]
+        start = (f"CardNet (referee/cardnet.py) from {args.start_cls}" if init else
+                 "CardNet (referee/cardnet.py), random initialisation")
+    else:
+        best, metrics, minutes = train_yolo(crops, name, "classify", args.start_cls, args.cls_epochs, args.cls_imgsz,
+                                            args.device, args.cls_batch, args.seed, resume=args.resume,
+                                            workers=args.workers, project=Path(args.runs), **CLS_AUGMENT)
+        files = ship(best, name, Path(args.out), args.cls_imgsz, dynamic=True)
+        start = args.start_cls
+    counts = json.loads((crops / "sources.json").read_text())
+    write_model_card(Path(args.out) / f"{name}.md", name=name,
+                     role=(f"Stage 2 of the card recognizer for `{args.game}` with the {deck} deck: names a card "
+                           f"from its crop warped upright (either way up) to {args.cls_imgsz}x{args.cls_imgsz} px "
+                           f"through the four corners stage 1 found. Crops: {counts['train']} train, {counts['val']} "
+                           f"val from the rendered scenes (cards at least {counts['min_visible']:.0%} visible, corners "
+                           f"jittered by {counts['jitter']:.0%} of the card width, {counts['copies']} crops per "
+                           f"training card), plus {counts.get('face_crops', 0)} training crops of faces drawn in "
+                           f"{counts.get('face_styles', 0)} further random designs (other cards or a hand over a "
+                           f"side, light, blur, noise, JPEG)."),
+                     start=start, names=classes, data=_rel(crops), recipe=[recipe],
+                     epochs=args.cls_epochs, imgsz=args.cls_imgsz, device=args.device, minutes=minutes,
+                     metrics=metrics, command=command, files=files, seed=args.seed)
+    return files[0]
+
+
+TRAIN_OPTIONS = ("game", "deck", "stage", "images", "seed", "epochs", "imgsz", "batch", "cls_epochs", "cls_imgsz",
+                 "cls_batch", "cls_arch", "cls_width", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies", "device", "workers",
+                 "start_det", "start_cls", "ship_only")
+
+
+def full_command(args) -> str:
+    """The training command with every option spelled out (defaults may change; the card must not)."""
+    parts = ["referee", "train"]
+    skip = {"classify": ("epochs", "imgsz", "batch", "start_det", "ship_only"),
+            "detect": ("cls_", "copies", "face_", "start_cls")}.get(getattr(args, "stage", "all"), ())
+    for key in TRAIN_OPTIONS:
+        if key.startswith(skip):
+            continue
+        value = getattr(args, key, None)
+        if value is True:
+            parts.append(f"--{key.replace('_', '-')}")
+        elif value is not None and value is not False:
+            parts += [f"--{key.replace('_', '-')}", str(value)]
+    return shlex.join(parts)
+
+
+def _cmd(args) -> int:
+    if args.game not in DECKS:
+        print(f"referee train: no training recipe for {args.game!r} yet; games with one: {', '.join(DECKS)}",
+              file=sys.stderr)
+        return 2
+    if args.deck and args.deck not in DECKS[args.game]:
+        print(f"referee train: {args.game} has no deck {args.deck!r}; expected {', '.join(DECKS[args.game])}",
+              file=sys.stderr)
+        return 2
+    command = full_command(args)
+    try:
+        if args.stage in ("all", "detect"):
+            print(train_detector(args, command))
+        if args.stage in ("all", "classify"):
+            for deck in [args.deck] if args.deck else DECKS[args.game]:
+                print(train_classifier(args, deck, command))
+    except TrainError as e:
+        print(f"referee train: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def register(sub) -> None:
+    t = sub.add_parser("train", help="train the card recognizer of a game: detector and classifiers (offline)",
+                       description="Stage 1: a YOLO11n-OBB 'card' detector on the rectified table view (all decks). "
+                                   "Stage 2: a YOLO11n-cls classifier per deck on cards warped upright. Datasets "
+                                   "are rendered under datasets/ when missing; runs are kept in runs/train/.")
+    t.add_argument("--game", required=True, choices=["crazy", "crazy-kick", "fodbold"])
+    t.add_argument("--deck", choices=["rook", "standard"], help="only this deck (default: every deck of the game)")
+    t.add_argument("--stage", choices=["all", "detect", "classify"], default="all",
+                   help="detect: the card detector; classify: the classifier(s); all: both (default)")
+    t.add_argument("--images", type=int, default=1000, help="table views rendered per deck (default 1000)")
+    t.add_argument("--seed", type=int, default=1, help="seed of the rendered data and of training (default 1)")
+    t.add_argument("--epochs", type=int, default=10, help="detector epochs (default 10)")
+    t.add_argument("--imgsz", type=int, default=384, help="detector input size (default 384)")
+    t.add_argument("--batch", type=int, default=16, help="detector batch (default 16)")
+    t.add_argument("--cls-epochs", type=int, default=8, help="classifier epochs (default 8)")
+    t.add_argument("--cls-imgsz", type=int, default=64, help="crop size of the classifier (default 64)")
+    t.add_argument("--cls-batch", type=int, default=64, help="classifier batch (default 64)")
+    t.add_argument("--cls-width", type=int, default=16, help="CardNet channels of its first layer (default 16)")
+    t.add_argument("--cls-arch", choices=["cardnet", "yolo11n-cls"], default="cardnet",
+                   help="classifier network (default cardnet: yolo11n-cls did not learn the numbers, see models/README.md)")
+    t.add_argument("--loose-crops", action="store_true",
+                   help="classifier crops through loose corners too (box 0.9-1.35 x the card, turned a few degrees)")
+    t.add_argument("--detector-crops", metavar="WEIGHTS",
+                   help="also train the classifier on crops through the corners this detector finds (its real input)")
+    t.add_argument("--copies", type=int, default=2, help="jittered crops per training card (default 2)")
+    t.add_argument("--face-styles", type=int, default=40, help="extra card designs drawn for the classifier (default 40)")
+    t.add_argument("--face-copies", type=int, default=3, help="crops per card and extra design (default 3)")
+    t.add_argument("--device", default="cpu", help="cpu, cuda or a GPU index")
+    t.add_argument("--workers", type=int, default=2, help="data loader processes (default 2)")
+    t.add_argument("--start-det", default="yolo11n-obb.yaml", help="model yaml or own .pt the detector starts from")
+    t.add_argument("--start-cls", default="yolo11n-cls.yaml", help="model yaml or own .pt the classifier starts from")
+    t.add_argument("--out", default=str(MODELS_DIR), help="where the shipped weights and cards go (default models/)")
+    t.add_argument("--datasets", default=str(DATASETS_DIR), help="where rendered sets go (default datasets/)")
+    t.add_argument("--runs", default=str(RUNS_DIR), help="where training runs go (default runs/train/)")
+    t.add_argument("--ship-only", action="store_true",
+                   help="detector: ship the best epoch of a stopped run (runs/train/NAME) without training further")
+    t.add_argument("--resume", action="store_true", help="continue the interrupted run(s) of this stage from last.pt")
+    t.set_defaults(func=_cmd)

@@ -1,0 +1,101 @@
+"""`referee train` end to end on a handful of rendered table views at a tiny size: both stages train one
+epoch, the weights are shipped with ONNX files and model cards, and the two backends of the recognizer
+built from them agree. Also the training-set adapters (oriented boxes, upright crops) on their own."""
+import json
+
+import numpy as np
+import pytest
+
+from referee.cli import main
+
+pytest.importorskip("ultralytics")
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    root = tmp_path_factory.mktemp("train")
+    argv = ["train", "--game", "crazy", "--deck", "rook", "--images", "6", "--seed", "5", "--epochs", "1",
+            "--imgsz", "64", "--batch", "4", "--cls-epochs", "1", "--cls-imgsz", "32", "--cls-batch", "16",
+            "--copies", "1", "--face-styles", "2", "--face-copies", "1", "--workers", "0", "--datasets", str(root / "datasets"), "--runs", str(root / "runs"),
+            "--out", str(root / "models")]
+    assert main(argv) == 0
+    return root
+
+
+def test_train_ships_both_stages_with_model_cards(trained):
+    models = trained / "models"
+    for name in ("crazy-card", "crazy-rook-cls"):
+        assert (models / f"{name}.pt").stat().st_size < 15e6
+        assert (models / f"{name}.onnx").is_file()
+        card = (models / f"{name}.md").read_text()
+        assert "- command: `referee train --game crazy --deck rook --stage all --images 6 --seed 5 --epochs 1" in card
+        assert "1 epochs" in card and "seed 5" in card and "## Classes" in card
+    assert "B14" in (models / "crazy-rook-cls.md").read_text() and "val_top1" in (models / "crazy-rook-cls.md").read_text()
+    assert "| mAP50(B) |" in (models / "crazy-card.md").read_text()
+    # the rendered scenes and the adapted sets stay under --datasets, the runs under --runs
+    assert (trained / "datasets" / "crazy-rook-table-s5-n6" / "data.yaml").is_file()
+    assert (trained / "runs" / "crazy-card" / "weights" / "last.pt").is_file()
+
+
+def test_both_backends_of_the_trained_recognizer_agree(trained):
+    import cv2
+
+    from referee.recognize import CardRecognizer
+
+    models = trained / "models"
+    image = cv2.imread(str(sorted((trained / "datasets" / "crazy-rook-table-s5-n6" / "images").glob("*/*.jpg"))[0]))
+    kw = dict(detector=models / "crazy-card.pt", classifier=models / "crazy-rook-cls.pt", conf=0.0)
+    onnx, torch_ = CardRecognizer(backend="onnx", **kw), CardRecognizer(backend="torch", **kw)
+    assert onnx.classifier.imgsz == 32 and onnx.detector.imgsz == 64
+    tensor = np.random.default_rng(0).random((1, 3, 64, 64), dtype=np.float32)
+    assert np.abs(onnx.detector.raw(tensor) - torch_.detector.raw(tensor)).max() < 1e-3
+    crops = [np.random.default_rng(k).integers(0, 255, (32, 32, 3), dtype=np.uint8) for k in range(3)]
+    np.testing.assert_allclose(onnx.classifier.probabilities(crops), torch_.classifier.probabilities(crops),
+                               atol=1e-4)
+    a, b = onnx.recognize(image), torch_.recognize(image)
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        np.testing.assert_allclose(x.corners, y.corners, atol=0.5)
+    assert all(c.label in onnx.classifier.names for c in a)
+
+
+def test_resume_without_a_run_is_a_clear_error(tmp_path, capsys):
+    argv = ["train", "--game", "crazy", "--deck", "rook", "--stage", "detect", "--images", "2", "--resume",
+            "--datasets", str(tmp_path / "d"), "--runs", str(tmp_path / "r"), "--out", str(tmp_path / "m")]
+    assert main(argv) == 2
+    assert "nothing to resume" in capsys.readouterr().err
+
+
+def test_games_without_a_recipe_are_refused(capsys):
+    assert main(["train", "--game", "fodbold"]) == 2
+    assert "no training recipe" in capsys.readouterr().err
+
+
+def test_obb_labels_and_crops_come_from_the_sidecar_corners(tmp_path):
+    import cv2
+
+    from referee.cardsets import make_crop_set, make_obb_set
+    from referee.dataset import Recipe, build
+
+    src = tmp_path / "scenes"
+    build(Recipe(deck="standard", images=4, seed=3, width=320, height=320, view="table", val_fraction=0.5), src,
+          progress=False)
+    data = make_obb_set([src], tmp_path / "obb")
+    labels = sorted((tmp_path / "obb" / "labels").glob("*/*.txt"))
+    assert data.is_file() and len(labels) == 4
+    n_labelled = sum(sum(o.get("labelled", False) for o in json.loads(m.read_text())["objects"])
+                     for m in (src / "meta").glob("*/*.json"))
+    rows = [line.split() for f in labels for line in f.read_text().splitlines()]
+    assert 0 < len(rows) <= n_labelled
+    values = np.array([[float(v) for v in r[1:]] for r in rows])
+    assert values.shape[1] == 8 and values.min() >= 0 and values.max() <= 1
+    counts = make_crop_set(src, tmp_path / "crops", classes=_standard_classes(), size=48, copies=2, seed=0)
+    assert counts["train"] > 0 and counts["train"] % 2 == 0
+    crop = cv2.imread(str(next((tmp_path / "crops" / "train").glob("*/*.png"))))
+    assert crop.shape == (48, 48, 3) and crop.std() > 5   # a card, not an empty square
+
+
+def _standard_classes():
+    from referee.render.faces import BACK, card_classes
+
+    return card_classes("standard") + [BACK]
