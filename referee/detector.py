@@ -166,16 +166,8 @@ class OnnxDetector(_Letterboxed):
 
     def __init__(self, path: str | Path, conf: float = 0.25, iou: float = 0.7, threads: int | None = None):
         super().__init__(conf, iou)
-        import onnxruntime as ort
-
         path = _existing(path, ".onnx")
-        opts = ort.SessionOptions()
-        if threads:
-            opts.intra_op_num_threads = threads
-        try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as e:
-            raise DetectorError(f"{path}: ONNX Runtime cannot load it ({e})") from e
+        self.session = onnx_session(path, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         if "names" not in meta:
             raise DetectorError(f"{path}: no class names in its metadata; export it with `referee export`")
@@ -187,6 +179,19 @@ class OnnxDetector(_Letterboxed):
 
     def raw(self, tensor: np.ndarray) -> np.ndarray:
         return self.session.run(None, {self.input_name: tensor})[0]
+
+
+def onnx_session(path: Path, threads: int | None = None):
+    """An ONNX Runtime session on the CPU; a file it cannot load is a DetectorError naming it."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    if threads:
+        opts.intra_op_num_threads = threads
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as e:
+        raise DetectorError(f"{path}: ONNX Runtime cannot load it ({e})") from e
 
 
 def _existing(path: str | Path, suffix: str) -> Path:

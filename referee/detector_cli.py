@@ -27,8 +27,6 @@ def _export(args) -> int:
 
 
 def _detect(args) -> int:
-    import cv2
-
     from .detector import DetectorError, load_detector
 
     model = Path(args.model) if args.model else default_model(args.game, args.deck)
@@ -42,6 +40,20 @@ def _detect(args) -> int:
         hint = "" if args.model else f" (train one with `referee train --game {args.game}` or pass --model)"
         print(f"referee detect: {e}{hint}", file=sys.stderr)
         return 2
+
+    def one(image):
+        d = detector.detect(image)
+        counts = ", ".join(f"{label} {s:.2f}" for label, s in zip(d.labels, d.confidence))
+        return {"detections": d.to_json()}, draw(image, d), f"{len(d)} detections{': ' + counts if counts else ''}"
+
+    return detect_images(args, one)
+
+
+def detect_images(args, one) -> int:
+    """The loop of `referee detect`: ``one(image) -> (json, drawn image, summary line)`` per image;
+    an unreadable image is skipped and said, JSON and annotated images on request."""
+    import cv2
+
     save = Path(args.save) if args.save else None
     if save:
         save.mkdir(parents=True, exist_ok=True)
@@ -52,13 +64,12 @@ def _detect(args) -> int:
             print(f"referee detect: {name}: not a readable image; skipped", file=sys.stderr)
             failed += 1
             continue
-        d = detector.detect(image)
-        results.append({"image": name, "detections": d.to_json()})
+        record, drawn, summary = one(image)
+        results.append({"image": name, **record})
         if save:
-            cv2.imwrite(str(save / Path(name).name), draw(image, d))
+            cv2.imwrite(str(save / Path(name).name), drawn)
         if not args.json:
-            counts = ", ".join(f"{label} {s:.2f}" for label, s in zip(d.labels, d.confidence))
-            print(f"{name}: {len(d)} detections{': ' + counts if counts else ''}")
+            print(f"{name}: {summary}")
     if args.json:
         print(json.dumps(results, indent=2))
     return 1 if failed and not results else 0

@@ -19,7 +19,6 @@ surer reading kept (a box with nearly equal sides can have its long side wrong).
 from __future__ import annotations
 
 import ast
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .detector import DetectorError, _existing, letterbox
+from .detector import DetectorError, _existing, letterbox, onnx_session
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 
@@ -139,16 +138,8 @@ class _TorchEngine:
 
 class _OnnxEngine:
     def __init__(self, path, task: str, threads: int | None = None):
-        import onnxruntime as ort
-
         path = _existing(path, ".onnx")
-        opts = ort.SessionOptions()
-        if threads:
-            opts.intra_op_num_threads = threads
-        try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as e:
-            raise DetectorError(f"{path}: ONNX Runtime cannot load it ({e})") from e
+        self.session = onnx_session(path, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         if meta.get("task", task) != task:
             raise DetectorError(f"{path}: a {meta.get('task')} model, expected {task}")
@@ -313,27 +304,12 @@ def detect_command(args) -> int:
     except DetectorError as e:
         print(f"referee detect: {e} (train them with `referee train --game {args.game}`)", file=sys.stderr)
         return 2
-    save = Path(args.save) if args.save else None
-    if save:
-        save.mkdir(parents=True, exist_ok=True)
-    results, failed = [], 0
-    for name in args.images:
-        image = cv2.imread(name)
-        if image is None:
-            print(f"referee detect: {name}: not a readable image; skipped", file=sys.stderr)
-            failed += 1
-            continue
+    from .detector_cli import detect_images
+
+    def one(image):
         cards = rec.recognize(image)
-        results.append({"image": name, "cards": [c.to_json() for c in cards]})
-        if save:
-            cv2.imwrite(str(save / Path(name).name), draw_cards(image, cards))
-        if not args.json:
-            text = ", ".join(f"{c.label} {c.confidence:.2f}" for c in cards)
-            print(f"{name}: {len(cards)} cards{': ' + text if text else ''}")
-    if args.json:
-        print(json.dumps(results, indent=2))
-    return 1 if failed and not results else 0
+        text = ", ".join(f"{c.label} {c.confidence:.2f}" for c in cards)
+        return {"cards": [c.to_json() for c in cards]}, draw_cards(image, cards), \
+            f"{len(cards)} cards{': ' + text if text else ''}"
 
-
-def two_stage_available(game: str, deck: str | None) -> bool:
-    return bool(deck) and detector_path(game).is_file() and classifier_path(game, deck).is_file()
+    return detect_images(args, one)
