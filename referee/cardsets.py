@@ -82,12 +82,24 @@ def _split_items(src, split: str, test: bool):
         yield from sidecars(src, "val")
 
 
-def make_obb_set(sources: list[str | Path], out: str | Path, test: bool = False) -> Path:
-    """An ultralytics OBB dataset (single class ``card``) from one or more built datasets. Returns data.yaml.
+def object_quad(obj: dict) -> np.ndarray:
+    """The four image corners of a labelled object: a card's own corners; for a round piece or the ball,
+    the box of its visible pixels (a piece has no up: its box is axis-aligned)."""
+    if "corners" in obj and obj.get("kind") == "card":
+        return np.array(obj["corners"], np.float64)
+    x0, y0, x1, y1 = obj["bbox"]
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+
+
+def make_obb_set(sources: list[str | Path], out: str | Path, test: bool = False,
+                 kinds: tuple[str, ...] = ("card",)) -> Path:
+    """An ultralytics OBB dataset from one or more built datasets, one class per object kind in ``kinds``
+    (default: the single class ``card``). Returns data.yaml.
     ``test``: every image of the sources goes to ``val`` (a held-out set to validate on)."""
     import yaml
 
     out = Path(out)
+    class_id = {k: i for i, k in enumerate(kinds)}
     counts = {"train": 0, "val": 0, "labels": 0}
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
@@ -97,13 +109,13 @@ def make_obb_set(sources: list[str | Path], out: str | Path, test: bool = False)
                 w, h = meta["width"], meta["height"]
                 lines = []
                 for obj in meta["objects"]:
-                    if obj.get("kind") != "card" or not obj.get("labelled"):
+                    if obj.get("kind") not in class_id or not obj.get("labelled"):
                         continue
-                    q = clip_quad(np.array(obj["corners"]), w, h)
+                    q = clip_quad(object_quad(obj), w, h)
                     if q is None:
                         continue
                     q = q / np.array([w, h], np.float32)
-                    lines.append("0 " + " ".join(f"{v:.6f}" for v in q.clip(0, 1).reshape(-1)))
+                    lines.append(f"{class_id[obj['kind']]} " + " ".join(f"{v:.6f}" for v in q.clip(0, 1).reshape(-1)))
                 stem = f"{k}_{image.stem}"
                 _link(image, out / "images" / split / f"{stem}.jpg")
                 (out / "labels" / split / f"{stem}.txt").write_text("".join(line + "\n" for line in lines))
@@ -113,7 +125,7 @@ def make_obb_set(sources: list[str | Path], out: str | Path, test: bool = False)
         counts["train"] = 0
     data = {"path": str(out.resolve()), "train": "images/val" if test else "images/train",
             "val": "images/val" if counts["val"] else "images/train",  # a tiny build validates on train
-            "nc": 1, "names": {0: "card"}}
+            "nc": len(kinds), "names": dict(enumerate(kinds))}
     (out / "data.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
     (out / "sources.json").write_text(json.dumps({"sources": [str(Path(s).resolve()) for s in sources],
                                                   **counts}, indent=2))
@@ -132,6 +144,28 @@ def warp_card(image: np.ndarray, corners, size: int) -> np.ndarray:
     m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), canonical_quad(size))
     return cv2.warpPerspective(image, m, (size, size), flags=cv2.INTER_AREA if size < 64 else cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+PIECE_SIDE = 1.3  # a piece's crop: a square this many times the long side of its box, centred on it
+
+
+def piece_crop(image: np.ndarray, corners, size: int, scale: float = PIECE_SIDE, turn_deg: float = 0.0,
+               shift=(0.0, 0.0)) -> np.ndarray:
+    """A round piece cut out as a size x size square around its box (``scale`` x its long side), turned by
+    ``turn_deg`` and shifted by ``shift`` (fractions of the side): the numbers on a piece face any way."""
+    import cv2
+
+    q = np.asarray(corners, np.float64).reshape(-1, 2)
+    side = max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1])), 2.0) * scale
+    cx, cy = q.mean(axis=0) + np.asarray(shift) * side
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), turn_deg, size / side)
+    m[:, 2] += (size / 2 - cx, size / 2 - cy)
+    return cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def object_crop(kind: str, image: np.ndarray, corners, size: int) -> np.ndarray:
+    """What stage 2 sees of a found object: a card warped upright, a piece cut out square."""
+    return piece_crop(image, corners, size) if kind == "piece" else warp_card(image, corners, size)
 
 
 LOOSE = ((0.9, 1.35), 4.0)  # loose boxes: size x U(0.9, 1.35), turned N(0, 4) degrees (a young detector's error)
@@ -153,8 +187,11 @@ def jitter_corners(corners: np.ndarray, rng: np.random.Generator, amount: float 
 
 
 def make_crop_set(source: str | Path, out: str | Path, classes: list[str], size: int = 64, copies: int = 2,
-                  seed: int = 0, min_visible: float = CROP_MIN_VISIBLE, loose: bool = False) -> dict:
-    """A classification set (out/{train,val}/CLASS/*.png) of upright crops from one built dataset."""
+                  seed: int = 0, min_visible: float = CROP_MIN_VISIBLE, loose: bool = False,
+                  kind: str = "card") -> dict:
+    """A classification set (out/{train,val}/CLASS/*.png) of upright crops from one built dataset.
+    ``kind``: card (warped upright through its corners) or piece (a square around its box, turned at
+    random for training)."""
     import cv2
 
     out = Path(out)
@@ -168,21 +205,28 @@ def make_crop_set(source: str | Path, out: str | Path, classes: list[str], size:
         for image_path, meta in sidecars(source, split if has_val else "train"):
             image = None
             for j, obj in enumerate(meta["objects"]):
-                if obj.get("kind") != "card" or not obj.get("labelled") or obj["visible_fraction"] < min_visible:
+                if obj.get("kind") != kind or not obj.get("labelled") or obj["visible_fraction"] < min_visible:
                     continue
-                label = card_label(obj)
+                label = card_label(obj) if kind == "card" else obj["class"]
                 if label not in classes:
                     continue
                 if image is None:
                     image = cv2.imread(str(image_path))
                 for k in range(copies if split == "train" else 1):
-                    crop = warp_card(image, jitter_corners(np.array(obj["corners"]), rng, loose=loose and split == "train"),
-                                     size)
+                    if kind == "piece":
+                        train = split == "train"
+                        crop = piece_crop(image, object_quad(obj), size,
+                                          scale=PIECE_SIDE * (rng.uniform(0.88, 1.12) if train else 1.0),
+                                          turn_deg=float(rng.uniform(0, 360)) if train else 0.0,
+                                          shift=rng.normal(0, 0.05, 2) if train else (0.0, 0.0))
+                    else:
+                        crop = warp_card(image, jitter_corners(np.array(obj["corners"]), rng,
+                                                               loose=loose and split == "train"), size)
                     cv2.imwrite(str(out / split / label / f"{image_path.stem}_{j:02d}_{k}.png"), crop)
                     counts[split] += 1
     (out / "sources.json").write_text(json.dumps({"source": str(Path(source).resolve()), "size": size,
                                                   "copies": copies, "seed": seed, "min_visible": min_visible,
-                                                  "loose": loose,
+                                                  "loose": loose, "kind": kind,
                                                   "jitter": JITTER, **counts}, indent=2))
     return counts
 
@@ -226,21 +270,34 @@ def _face_crop(rng: np.random.Generator, face: np.ndarray, alpha: np.ndarray, ot
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
+def face_designs(deck: str, styles: int, rng: np.random.Generator, face_width: int = 96):
+    """``styles`` random print designs of a deck (rook, standard, crazy-kick or fodbold's cards), as an
+    object whose ``get(style_index, code)`` gives (face BGR, alpha)."""
+    from .render.faces import FaceCache, random_style
+
+    if deck == "crazy-kick":
+        from .render.kick import KickFaces
+
+        return KickFaces(styles, rng, face_width)
+    if deck == "fodbold":
+        from .render.fodbold import FodboldFaces, random_board_style
+
+        return FodboldFaces([random_board_style(rng) for _ in range(styles)], face_width)
+    return FaceCache(deck, [random_style(rng, deck) for _ in range(styles)], face_width)
+
+
 def add_face_crops(deck: str, out: str | Path, classes: list[str], size: int, styles: int = 40, per_card: int = 3,
                    seed: int = 0, face_width: int = 96, loose: bool = False) -> int:
     """Add crops of freshly drawn faces in ``styles`` random designs to out/train (many more designs than the
     rendered scenes hold: the classifier must name cards of designs it never saw)."""
     import cv2
 
-    from .render.faces import BACK, random_style, render_back, render_face
-
     out = Path(out)
     rng = np.random.default_rng([seed, 0xFACE])
+    designs = face_designs(deck, styles, rng, face_width)
     n = 0
     for s in range(styles):
-        style = random_style(rng, deck)
-        faces = {c: (render_back(style, face_width) if c == BACK else render_face(deck, c, style, face_width))
-                 for c in classes}
+        faces = {c: designs.get(s, c) for c in classes}
         codes = list(faces)
         for c in classes:
             (out / "train" / c).mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,7 @@ COMMAND_MODULES: list[str] = [
     "referee.games.crazy_kick.commands",
     "referee.printing",
     "referee.dataset",
+    "referee.evaluate",
     "referee.render.video",
     "referee.review",
     "referee.live",

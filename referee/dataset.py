@@ -260,6 +260,9 @@ def build(recipe: Recipe, out: str | Path, overwrite: bool = False, workers: int
     for sub in ("images", "labels", "meta"):
         for split in ("train", "val"):
             (out / sub / split).mkdir(parents=True, exist_ok=True)
+    # an interrupted build goes on where it stopped: an example is complete once its sidecar is written
+    # (last), and image i depends on the seed and i alone
+    done = {int(p.stem) for p in (out / "meta").glob("*/*.json") if p.stem.isdigit()}
     names = recipe.class_names()
     data = {"path": str(out.resolve()), "train": "images/train", "val": "images/val",
             "nc": len(names), "names": {i: n for i, n in enumerate(names)}}
@@ -275,17 +278,24 @@ def build(recipe: Recipe, out: str | Path, overwrite: bool = False, workers: int
         counts[split] += 1
         counts["labels"] += txt.count("\n")
 
-    bar = tqdm(total=recipe.images, desc=f"dataset {recipe.game}/{recipe.deck}", unit="img", disable=not progress)
+    todo = [i for i in range(recipe.images) if i not in done]
+    for i in sorted(done):
+        if i < recipe.images:
+            split = recipe.split(i)
+            counts[split] += 1
+            counts["labels"] += (out / "labels" / split / f"{i:06d}.txt").read_text().count("\n")
+    bar = tqdm(total=recipe.images, initial=recipe.images - len(todo), desc=f"dataset {recipe.game}/{recipe.deck}",
+               unit="img", disable=not progress)
     if workers <= 1:
         builder = Builder(recipe)
-        for i in range(recipe.images):
+        for i in todo:
             save(i, *builder.example(i))
             bar.update()
     else:
         import multiprocessing as mp
 
         with mp.get_context("spawn").Pool(workers, _init_worker, (recipe,)) as pool:
-            for i, jpg, txt, meta in pool.imap_unordered(_work, range(recipe.images), chunksize=4):
+            for i, jpg, txt, meta in pool.imap_unordered(_work, todo, chunksize=4):
                 save(i, jpg, txt, meta)
                 bar.update()
     bar.close()

@@ -106,7 +106,7 @@ def _cmd(args) -> int:
     from .calibration.files import CalibrationError
     from .overlay import Overlay
     from .phrases import phrasebook
-    from .review import ModelPerception, ReviewError, find_table, read_setup
+    from .review import ModelPerception, ReviewError, find_table, read_setup, setup_from_players
     from .session import GameSession, SessionError
     from .sources import CameraSource, SourceError, VideoSource
     from .speech import URGENT, Announcer, make_speaker
@@ -124,12 +124,8 @@ def _cmd(args) -> int:
         else:
             if args.setup:
                 setup = read_setup(args.setup)
-            elif args.players:
-                players = args.players.split(",")
-                setup = {"type": "setup", "game": args.game, "players": players, "deck": args.deck,
-                         "dealer": args.dealer or players[0], "options": {}}
             else:
-                raise ReviewError("say who plays: --players Ann,Bob,Cyd,Dee (clockwise) or --setup FILE")
+                setup = setup_from_players(args.game, args.players, args.deck, args.dealer, args.first)
             session = GameSession(args.game, setup, out_dir=out, announcer=announcer, phrase=phrase, options=options)
         lost_said = []
 
@@ -148,7 +144,7 @@ def _cmd(args) -> int:
             source = CameraSource(args.camera, args.width, args.height, on_lost=on_lost, on_back=on_back)
         mapper = find_table(source, args.calibration, session.layout)
         perceiver = ModelPerception(args.game, session.setup_dict.get("deck"))
-        perceiver.mapper = mapper
+        perceiver.attach(mapper)
     except (ReviewError, SessionError, SourceError, CalibrationError) as e:
         announcer.close(drain=False)
         print(f"referee play: {e}", file=sys.stderr)
@@ -179,8 +175,10 @@ def register(sub) -> None:
     p.add_argument("--height", type=int, default=720)
     p.add_argument("--calibration", help="table.yaml (default: find the corner markers in the first frames)")
     p.add_argument("--setup", help="a setup action (JSON) or an action log whose first line is the setup")
-    p.add_argument("--players", help="comma-separated, clockwise")
-    p.add_argument("--dealer")
+    p.add_argument("--players", help="instead of --setup. Crazy: Ann,Bob,Cyd,Dee (clockwise); Crazy Kick: "
+                                      "Ann,Bob/Cyd,Dee (red team / white team); fodbold: Ann/Bob (red / blue)")
+    p.add_argument("--dealer", help="Crazy: the first dealer (default: the first player)")
+    p.add_argument("--first", choices=["red", "blue"], help="fodbold: who kicks off (default: from the die rolls)")
     p.add_argument("--deck", default="rook", choices=["rook", "standard"])
     p.add_argument("--rounds", help="Crazy: the rounds in the order they will be chosen (or choose by key)")
     p.add_argument("--out", help="folder for actions.jsonl and events.jsonl (default runs/live-TIME)")

@@ -31,12 +31,24 @@ from .detector import DetectorError, _existing, letterbox, onnx_session
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 
 
-def detector_path(game: str) -> Path:
-    return MODELS_DIR / f"{game}-card.pt"
+def detector_path(game: str, models: Path = MODELS_DIR) -> Path:
+    from .train import detector_name
+
+    return Path(models) / f"{detector_name(game)}.pt"
 
 
-def classifier_path(game: str, deck: str) -> Path:
-    return MODELS_DIR / f"{game}-{deck}-cls.pt"
+def classifier_path(game: str, deck: str, models: Path = MODELS_DIR) -> Path:
+    from .train import classifier_name
+
+    return Path(models) / f"{classifier_name(game, deck)}.pt"
+
+
+def stage2_paths(game: str, deck: str | None = None, models: Path = MODELS_DIR) -> dict[str, Path]:
+    """The classifier for each kind of object the game's detector finds (a kind without one, the ball,
+    is named by the detector alone)."""
+    if game == "fodbold":
+        return {"card": classifier_path(game, "card", models), "piece": classifier_path(game, "piece", models)}
+    return {"card": classifier_path(game, game if game == "crazy-kick" else (deck or "rook"), models)}
 
 
 # --- geometry --------------------------------------------------------------------------------------------
@@ -69,10 +81,18 @@ def order_card_corners(q: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class CardBoxes:
-    """Oriented boxes of one image: ``corners`` (N, 4, 2) image pixels TL, TR, BR, BL, ``confidence`` (N,)."""
+    """Oriented boxes of one image: ``corners`` (N, 4, 2) image pixels TL, TR, BR, BL, ``confidence`` (N,),
+    ``kinds`` (N,) the detector's class index of each (card, piece, ball; all 0 for a card-only model)."""
 
     corners: np.ndarray
     confidence: np.ndarray
+    kinds: np.ndarray | None = None
+
+    def kind_index(self) -> np.ndarray:
+        return np.zeros(len(self.corners), np.int64) if self.kinds is None else self.kinds
+
+    def subset(self, index) -> "CardBoxes":
+        return CardBoxes(self.corners[index], self.confidence[index], self.kind_index()[index])
 
     def __len__(self) -> int:
         return len(self.corners)
@@ -83,11 +103,11 @@ def postprocess_obb(raw: np.ndarray, scale: float, pad: tuple[float, float], con
     """Raw YOLO-OBB output (1, 4 + classes + 1, anchors: cx, cy, w, h, class scores, angle) -> CardBoxes in
     image pixels, after a rotated-box NMS over all classes (every class is a card)."""
     pred = raw[0].T
-    scores = pred[:, 4:-1].max(axis=1)
+    scores, kinds = pred[:, 4:-1].max(axis=1), pred[:, 4:-1].argmax(axis=1)
     keep = scores > conf
     if not keep.any():
-        return CardBoxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32))
-    xywhr, scores = pred[keep][:, [0, 1, 2, 3, -1]].astype(np.float64), scores[keep]
+        return CardBoxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+    xywhr, scores, kinds = pred[keep][:, [0, 1, 2, 3, -1]].astype(np.float64), scores[keep], kinds[keep]
     rects = [((float(x), float(y)), (float(w), float(h)), float(np.degrees(r))) for x, y, w, h, r in xywhr]
     idx = np.array(cv2.dnn.NMSBoxesRotated(rects, scores.tolist(), conf, iou), dtype=np.int64).reshape(-1)
     idx = idx[np.argsort(-scores[idx], kind="stable")][:max_det]
@@ -95,7 +115,7 @@ def postprocess_obb(raw: np.ndarray, scale: float, pad: tuple[float, float], con
     corners[..., 0] = (corners[..., 0] - pad[0]) / scale
     corners[..., 1] = (corners[..., 1] - pad[1]) / scale
     corners = np.stack([order_card_corners(q) for q in corners]) if len(idx) else corners
-    return CardBoxes(corners.astype(np.float32), scores[idx].astype(np.float32))
+    return CardBoxes(corners.astype(np.float32), scores[idx].astype(np.float32), kinds[idx].astype(np.int64))
 
 
 def _names_from_meta(meta: dict, path) -> tuple[str, ...]:
@@ -146,6 +166,8 @@ class _OnnxEngine:
         self.names = _names_from_meta(meta, path)
         self.imgsz = int(ast.literal_eval(meta["imgsz"])[0]) if "imgsz" in meta else 640
         self.input_name = self.session.get_inputs()[0].name
+        # an export with a fixed input size takes only that size; a dynamic one any multiple of 32
+        self.fixed_size = isinstance(self.session.get_inputs()[0].shape[-1], int)
 
     def __call__(self, tensor: np.ndarray) -> np.ndarray:
         return self.session.run(None, {self.input_name: tensor})[0]
@@ -163,13 +185,23 @@ def _engine(path: str | Path, task: str, backend: str):
 
 
 class ObbDetector:
-    """Stage 1: oriented card boxes. ``backend``: auto (the .onnx when it exists), onnx or torch."""
+    """Stage 1: oriented card boxes. ``backend``: auto (the .onnx when it exists), onnx or torch.
+    ``imgsz``: the network's input size (default: the one it was trained at); a larger view of the
+    table is given a larger size, so that a card keeps the pixels it had in training."""
 
-    def __init__(self, path: str | Path, backend: str = "auto", conf: float = 0.25, iou: float = 0.5):
+    def __init__(self, path: str | Path, backend: str = "auto", conf: float = 0.25, iou: float = 0.5,
+                 imgsz: int | None = None):
         if not 0 <= conf < 1 or not 0 < iou <= 1:
             raise ValueError(f"conf must be in [0, 1) and iou in (0, 1], got {conf}, {iou}")
         self.engine, self.backend = _engine(path, "obb", backend)
-        self.names, self.imgsz = self.engine.names, self.engine.imgsz
+        self.path, self.names, self.imgsz = Path(path), self.engine.names, self.engine.imgsz
+        if imgsz is not None and imgsz != self.imgsz:
+            if imgsz % 32 or imgsz < 64:
+                raise ValueError(f"imgsz must be a multiple of 32 and at least 64, got {imgsz}")
+            if getattr(self.engine, "fixed_size", False):
+                raise DetectorError(f"{path}: exported for {self.imgsz} px input only; export it with a "
+                                    f"dynamic size to run it at {imgsz} px")
+            self.imgsz = imgsz
         self.conf, self.iou = conf, iou
 
     def raw(self, tensor: np.ndarray) -> np.ndarray:
@@ -214,6 +246,7 @@ class RecognizedCard:
     corners: np.ndarray         # (4, 2) image pixels: TL, TR, BR, BL
     detector_confidence: float
     classifier_confidence: float
+    kind: str = "card"          # what the detector took it for: card, piece, ball
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -232,45 +265,76 @@ class CardRecognizer:
 
     The input is the rectified top-down view of the table (``TableMapper.rectify``), the view the models
     were trained on: about 0.6-1.2 mm a pixel. ``recognize_on_table`` does the rectification and returns
-    the tracker's ``TableDetection`` values in table millimetres."""
+    the tracker's ``TableDetection`` values in table millimetres.
+
+    A detector with several kinds (fodbold: card, piece, ball) hands each kind to its own classifier
+    (``stage2_paths``): cards are warped upright, pieces cut out square; a kind without a classifier
+    (the ball) keeps the detector's name."""
 
     def __init__(self, game: str = "crazy", deck: str = "rook", backend: str = "auto", conf: float = 0.25,
                  iou: float = 0.5, detector: str | Path | None = None, classifier: str | Path | None = None,
-                 both_ways: bool = False, quarter_turn: bool = True):
-        self.detector = ObbDetector(detector or detector_path(game), backend=backend, conf=conf, iou=iou)
-        self.classifier = CardClassifier(classifier or classifier_path(game, deck), backend=backend)
+                 both_ways: bool = False, quarter_turn: bool = True, imgsz: int | None = None,
+                 models: Path = MODELS_DIR):
+        self.detector = ObbDetector(detector or detector_path(game, models), backend=backend, conf=conf, iou=iou,
+                                    imgsz=imgsz)
+        paths = stage2_paths(game, deck, models)
+        if classifier is not None:
+            paths["card"] = Path(classifier)
+        self.stage2 = {kind: CardClassifier(path, backend=backend) for kind, path in paths.items()
+                       if kind in self.detector.names}
+        if "card" in self.detector.names and "card" not in self.stage2:
+            raise DetectorError(f"{detector or detector_path(game)}: finds cards, but no card classifier is set")
+        self.classifier = self.stage2.get("card")
         self.both_ways = both_ways  # also classify each crop turned 180 degrees and average
         # also read each card a quarter turn round and keep the surer reading: an oriented box whose sides
         # are nearly equal can have its long side wrong (measured: +7 points of identity accuracy)
         self.quarter_turn = quarter_turn
 
-    def crops(self, image: np.ndarray, boxes: CardBoxes) -> list[np.ndarray]:
-        """Each card warped upright through its corners to the classifier's square."""
-        from .cardsets import warp_card
+    def crops(self, image: np.ndarray, boxes: CardBoxes, kind: str = "card") -> list[np.ndarray]:
+        """Each object cut out for its classifier: a card warped upright through its corners, a piece
+        cut out square."""
+        from .cardsets import object_crop
 
-        return [warp_card(image, q, self.classifier.imgsz) for q in boxes.corners]
+        size = self.stage2[kind].imgsz
+        return [object_crop(kind, image, q, size) for q in boxes.corners]
 
-    def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        p = self.classifier.probabilities(crops)
-        if self.both_ways and len(crops):
-            p = (p + self.classifier.probabilities([c[::-1, ::-1] for c in crops])) / 2
+    def _probabilities(self, crops: list[np.ndarray], kind: str = "card") -> np.ndarray:
+        p = self.stage2[kind].probabilities(crops)
+        if self.both_ways and kind == "card" and len(crops):
+            p = (p + self.stage2[kind].probabilities([c[::-1, ::-1] for c in crops])) / 2
         return p
 
-    def recognize(self, image: np.ndarray) -> list[RecognizedCard]:
-        boxes = self.detector.detect(image)
+    def _name(self, boxes: CardBoxes, image: np.ndarray, kind: str):
+        """(probabilities, corners) of boxes of one kind."""
         corners = boxes.corners
-        p = self._probabilities(self.crops(image, boxes))
-        if self.quarter_turn and len(boxes):
+        p = self._probabilities(self.crops(image, boxes, kind), kind)
+        if kind == "card" and self.quarter_turn and len(boxes):
             turned = np.roll(corners, -1, axis=1)
-            q = self._probabilities(self.crops(image, CardBoxes(turned, boxes.confidence)))
+            q = self._probabilities(self.crops(image, CardBoxes(turned, boxes.confidence), kind), kind)
             better = q.max(axis=1) > p.max(axis=1)
             p = np.where(better[:, None], q, p)
             corners = np.where(better[:, None, None], turned, corners)
-        out = []
-        for k, i in enumerate(p.argmax(axis=1) if len(boxes) else []):
-            d, c = float(boxes.confidence[k]), float(p[k, i])
-            out.append(RecognizedCard(self.classifier.names[i], d * c, corners[k], d, c))
-        return out
+        return p, corners
+
+    def recognize(self, image: np.ndarray) -> list[RecognizedCard]:
+        boxes = self.detector.detect(image)
+        kinds = boxes.kind_index()
+        found: dict[int, RecognizedCard] = {}
+        for k in np.unique(kinds):
+            idx = np.flatnonzero(kinds == k)
+            kind, part = self.detector.names[int(k)], boxes.subset(idx)
+            if kind not in self.stage2:    # the ball: the detector's word is the name
+                for j, i in enumerate(idx):
+                    d = float(part.confidence[j])
+                    found[int(i)] = RecognizedCard(kind, d, part.corners[j], d, 1.0, kind)
+                continue
+            p, corners = self._name(part, image, kind)
+            names = self.stage2[kind].names
+            for j, i in enumerate(idx):
+                c = int(p[j].argmax())
+                d, q = float(part.confidence[j]), float(p[j, c])
+                found[int(i)] = RecognizedCard(names[c], d * q, corners[j], d, q, kind)
+        return [found[i] for i in range(len(boxes))]
 
     def recognize_on_table(self, frame: np.ndarray, mapper, mm_per_px: float = 1.0, bounds=None):
         """Camera frame -> rectified view -> cards -> ``TableDetection`` (label, x, y mm, confidence)."""

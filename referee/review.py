@@ -98,11 +98,29 @@ def read_calls(path: str | Path, game: str) -> list[dict]:
     return sorted(calls, key=lambda c: c["t"])
 
 
+DETECTOR_PX_PER_MM = 0.6   # what the detectors were trained at: 640 px views of 400-750 mm, input 384 px
+VIEW_MARGIN_MM = {"crazy-kick": 60.0, "fodbold": 160.0}  # fodbold's cards lie beside the board
+
+
+def view_bounds(game: str, layout, view_mm: float = 640.0) -> tuple[float, float, float, float]:
+    """The part of the table the recogniser looks at (x0, y0, x1, y1 mm). Crazy: a ``view_mm`` square
+    around the trick area (cards are played there). Crazy Kick and fodbold: every zone of the layout
+    (centre pile, player piles, goal areas; the board) and a margin for what lies beside them."""
+    if game == "crazy" or layout is None or not layout.zones:
+        half = view_mm / 2
+        return (-half, -half, half, half)
+    pts = np.concatenate([z.polygon for z in layout.zones])
+    m = VIEW_MARGIN_MM.get(game, 60.0)
+    (x0, y0), (x1, y1) = pts.min(axis=0) - m, pts.max(axis=0) + m
+    return (float(x0), float(y0), float(x1), float(y1))
+
+
 class ModelPerception:
-    """The shipped two-stage recogniser (an oriented card detector, then a classifier on each card
-    warped upright), run on the rectified top-down view of the table, the view it was trained on.
-    Only the part of the table where cards are played is looked at (``view_mm`` square around the
-    layout's centre, ``mm_per_px``); the corners come back in camera pixels for the overlay."""
+    """The shipped two-stage recogniser (an oriented detector, then a classifier on each card warped
+    upright or piece cut out), run on the rectified top-down view of the table, the view it was trained
+    on. Only the part of the table where play happens is looked at (``view_bounds``, ``mm_per_px``); the
+    detector's input grows with that view so a card keeps its pixels (``DETECTOR_PX_PER_MM``); the
+    corners come back in camera pixels for the overlay."""
 
     def __init__(self, game: str, deck: str | None, mm_per_px: float = 1.0, view_mm: float = 640.0):
         try:
@@ -115,9 +133,25 @@ class ModelPerception:
             self.recognizer = CardRecognizer(game, deck or "rook")
         except DetectorError as e:
             raise ReviewError(f"{e} (train the models with `referee train --game {game}`)") from None
-        half = view_mm / 2
-        self.bounds, self.mm_per_px = (-half, -half, half, half), mm_per_px
-        self.mapper = None  # set once the table is calibrated
+        self.game, self.mm_per_px, self.view_mm = game, mm_per_px, view_mm
+        self.bounds = view_bounds(game, None, view_mm)
+        self.mapper = None  # set once the table is calibrated (``attach``)
+
+    def attach(self, mapper) -> None:
+        """Look at the calibrated table: the view follows the mapper's layout, the detector's input its size."""
+        from .detector import DetectorError
+
+        self.mapper = mapper
+        self.bounds = view_bounds(self.game, getattr(mapper, "layout", None), self.view_mm)
+        x0, y0, x1, y1 = self.bounds
+        wanted = max(384, int(np.ceil(max(x1 - x0, y1 - y0) * DETECTOR_PX_PER_MM / 32)) * 32)
+        detector = self.recognizer.detector
+        if wanted != detector.imgsz:
+            try:
+                self.recognizer.detector = type(detector)(detector.path, backend=detector.backend,
+                                                          conf=detector.conf, iou=detector.iou, imgsz=wanted)
+            except DetectorError as e:  # a fixed-size export: run it at its size
+                print(f"note: {e}", file=sys.stderr)
 
     def perceive(self, frame: Frame):
         import cv2
@@ -212,8 +246,8 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
     except SessionError as e:
         raise ReviewError(str(e)) from None
     mapper = find_table(source, calibration, session.layout)
-    if hasattr(perceiver, "mapper"):
-        perceiver.mapper = mapper
+    if hasattr(perceiver, "attach"):
+        perceiver.attach(mapper)
     overlay = Overlay(mapper)
     writer = None
     if annotate:
@@ -284,6 +318,32 @@ def read_setup(path: str | Path) -> dict:
     return obj
 
 
+PLAYERS_HELP = {"crazy": "--players Ann,Bob,Cyd,Dee (clockwise)",
+                "crazy-kick": "--players Ann,Bob/Cyd,Dee (the red team / the white team)",
+                "fodbold": "--players Ann/Bob (who plays red / who plays blue)"}
+
+
+def setup_from_players(game: str, players: str | None, deck: str = "rook", dealer: str | None = None,
+                       first: str | None = None) -> dict:
+    """The setup action a game starts from, made from the command line's ``--players``."""
+    if not players:
+        raise ReviewError(f"say who plays: {PLAYERS_HELP[game]}, or --setup FILE")
+    if game == "crazy":
+        names = [n.strip() for n in players.split(",")]
+        return {"type": "setup", "game": game, "players": names, "deck": deck, "dealer": dealer or names[0],
+                "options": {}}
+    sides = players.split("/")
+    if len(sides) != 2 or not all(side.strip() for side in sides):
+        raise ReviewError(f"--players {players!r}: give both sides, {PLAYERS_HELP[game]}")
+    if game == "crazy-kick":
+        red, white = ([n.strip() for n in side.split(",")] for side in sides)
+        return {"type": "setup", "game": game, "teams": {"red": red, "white": white}}
+    if first not in (None, "red", "blue"):
+        raise ReviewError(f"--first {first!r}: red or blue (leave it out to take it from the die rolls)")
+    return {"type": "setup", "game": game, "teams": {"red": sides[0].strip(), "blue": sides[1].strip()},
+            "first": first}
+
+
 def _cmd(args) -> int:
     from .speech import make_speaker
 
@@ -291,11 +351,7 @@ def _cmd(args) -> int:
         if args.setup:
             setup = read_setup(args.setup)
         else:
-            if not args.players:
-                raise ReviewError("say who plays: --players Ann,Bob,Cyd,Dee (clockwise) or --setup FILE")
-            players = args.players.split(",")
-            setup = {"type": "setup", "game": args.game, "players": players, "deck": args.deck,
-                     "dealer": args.dealer or players[0], "options": {}}
+            setup = setup_from_players(args.game, args.players, args.deck, args.dealer, args.first)
         options = {"rounds": args.rounds.split(",")} if args.rounds else {}
         calls = read_calls(args.calls, args.game) if args.calls else None
         speaker = None if args.mute and not args.speech_wav else make_speaker(
@@ -321,8 +377,10 @@ def register(sub) -> None:
     r.add_argument("--game", required=True, choices=["crazy", "crazy-kick", "fodbold"])
     r.add_argument("--out", required=True, help="folder for events, actions, scoresheet, annotated video, report")
     r.add_argument("--setup", help="a setup action (JSON), or an action log whose first line is the setup")
-    r.add_argument("--players", help="comma-separated, clockwise (instead of --setup)")
-    r.add_argument("--dealer")
+    r.add_argument("--players", help="instead of --setup. Crazy: Ann,Bob,Cyd,Dee (clockwise); Crazy Kick: "
+                                      "Ann,Bob/Cyd,Dee (red team / white team); fodbold: Ann/Bob (red / blue)")
+    r.add_argument("--dealer", help="Crazy: the first dealer (default: the first player)")
+    r.add_argument("--first", choices=["red", "blue"], help="fodbold: who kicks off (default: from the die rolls)")
     r.add_argument("--deck", default="rook", choices=["rook", "standard"])
     r.add_argument("--rounds", help="Crazy: the round types in the order they were chosen, comma-separated")
     r.add_argument("--calls", metavar="FILE",

@@ -32,7 +32,15 @@ REPO = Path(__file__).resolve().parents[1]
 MODELS_DIR = REPO / "models"
 DATASETS_DIR = REPO / "datasets"
 RUNS_DIR = REPO / "runs" / "train"
-DECKS = {"crazy": ("rook", "standard")}
+# What each game's recogniser is made of: the decks whose table views are rendered for it, the object
+# kinds its detector finds, and its classifiers (key -> the rendered deck it learns from, and whether it
+# names cards warped upright or round pieces cut out square).
+SCENE_DECKS = {"crazy": ("rook", "standard"), "crazy-kick": ("crazy-kick",), "fodbold": ("fodbold",)}
+DETECTOR_KINDS = {"crazy": ("card",), "crazy-kick": ("card",), "fodbold": ("card", "piece", "ball")}
+CLASSIFIERS = {"crazy": {"rook": ("rook", "card"), "standard": ("standard", "card")},
+               "crazy-kick": {"crazy-kick": ("crazy-kick", "card")},
+               "fodbold": {"card": ("fodbold", "card"), "piece": ("fodbold", "piece")}}
+DECKS = {game: tuple(c) for game, c in CLASSIFIERS.items()}
 
 # Classifier augmentation: a warped card is already upright and framed, so no flips (a mirrored 7 is not
 # a 7), no hue shift (the colour is the Rook card's suit), only a light crop; the crops themselves carry
@@ -50,11 +58,28 @@ class TrainError(RuntimeError):
 
 
 def detector_name(game: str) -> str:
-    return f"{game}-card"
+    return "fodbold-objects" if game == "fodbold" else f"{game}-card"
 
 
 def classifier_name(game: str, deck: str) -> str:
-    return f"{game}-{deck}-cls"
+    return f"{game}-cls" if deck == game else f"{game}-{deck}-cls"
+
+
+def classifier_classes(game: str, deck: str) -> list[str]:
+    """The class names of one classifier: card codes and ``back``, or fodbold's pieces."""
+    from .render.faces import BACK, card_classes
+
+    if game == "crazy-kick":
+        from .render.kick import kick_classes
+
+        return kick_classes()
+    if game == "fodbold":
+        from .render.fodbold import fodbold_card_ids, piece_class
+
+        if deck == "piece":
+            return [piece_class(t, n) for t in ("red", "blue") for n in range(1, 12)]
+        return fodbold_card_ids() + [BACK]
+    return card_classes(deck) + [BACK]
 
 
 def read_data_yaml(path: Path) -> dict:
@@ -78,8 +103,10 @@ def ensure_scenes(game: str, deck: str, images: int, seed: int, root: Path = DAT
     from . import dataset as ds
 
     tag = f"-st{style_seed}" if style_seed is not None else ""
-    out = root / f"{game}-{deck}-table-s{seed}{tag}-n{images}"
-    recipe = ds.Recipe(game=game, deck=deck, images=images, seed=seed, width=640, height=640, view="table",
+    out = root / (f"{game}-table-s{seed}{tag}-n{images}" if deck == game else
+                  f"{game}-{deck}-table-s{seed}{tag}-n{images}")
+    recipe = ds.Recipe(game=game, deck=deck if game == "crazy" else game, images=images, seed=seed, width=640,
+                       height=640, view="table",
                        classes="identity", style_seed=style_seed, val_fraction=val)
     if not (out / "data.yaml").is_file():
         print(f"building {out} ({images} table views of the {deck} deck, seed {seed}) ...", file=sys.stderr)
@@ -176,13 +203,14 @@ def train_detector(args, command: str) -> Path:
     from .cardsets import make_obb_set
 
     name = detector_name(args.game)
-    decks = [args.deck] if args.deck else list(DECKS[args.game])
+    decks = [args.deck] if args.deck and args.game == "crazy" else list(SCENE_DECKS[args.game])
+    kinds = DETECTOR_KINDS[args.game]
     scenes = [ensure_scenes(args.game, d, args.images, args.seed, root=Path(args.datasets)) for d in decks]
     obb_dir = Path(args.datasets) / f"{name}-obb-s{args.seed}-n{args.images}-{'+'.join(decks)}"
     data = obb_dir / "data.yaml"
     if not data.is_file():
         print(f"writing the oriented-box set {obb_dir} ...", file=sys.stderr)
-        make_obb_set([s for s, _ in scenes], obb_dir)
+        make_obb_set([s for s, _ in scenes], obb_dir, kinds=kinds)
     read_data_yaml(data)
     notes, epochs = "", args.epochs
     if args.ship_only:
@@ -197,12 +225,14 @@ def train_detector(args, command: str) -> Path:
                                             args.batch, args.seed, resume=args.resume, workers=args.workers,
                                             project=Path(args.runs),
                                             **DET_AUGMENT)
-    files = ship(best, name, Path(args.out), args.imgsz, dynamic=False)
+    # dynamic input size: a larger view of the table runs at a larger size (referee.review.ModelPerception)
+    files = ship(best, name, Path(args.out), args.imgsz, dynamic=True)
     write_model_card(Path(args.out) / f"{name}.md", name=name,
-                     role=(f"Stage 1 of the card recognizer for `{args.game}`: finds every card (face up or down, any "
-                           f"deck) on the rectified top-down table view and gives its oriented box, whose four "
-                           f"corners stage 2 warps upright. Input: the 640x640 table view (about 0.6-1.2 mm per px)."),
-                     start=args.start_det, names=["card"], data=_rel(obb_dir),
+                     role=(f"Stage 1 of the recognizer for `{args.game}`: finds every {', '.join(kinds)} (cards "
+                           f"face up or down) on the rectified top-down table view and gives its oriented box, "
+                           f"whose four corners stage 2 warps upright (a piece: cuts out square). Trained on "
+                           f"640x640 table views of 400-750 mm of table (about 0.6-1.2 mm per px)."),
+                     start=args.start_det, names=list(kinds), data=_rel(obb_dir),
                      recipe=[r for _, r in scenes], epochs=epochs, imgsz=args.imgsz, device=args.device,
                      minutes=minutes, metrics=metrics, command=command, files=files, seed=args.seed, notes=notes)
     return files[0]
@@ -229,26 +259,27 @@ def _interrupted_run(run_dir: Path) -> tuple[Path, dict, float, int]:
 
 def train_classifier(args, deck: str, command: str) -> Path:
     from .cardsets import add_detector_crops, add_face_crops, make_crop_set
-    from .render.faces import BACK, card_classes
 
     name = classifier_name(args.game, deck)
-    scenes, recipe = ensure_scenes(args.game, deck, args.images, args.seed, root=Path(args.datasets))
-    classes = card_classes(deck) + [BACK]
+    scene_deck, kind = CLASSIFIERS[args.game][deck]
+    scenes, recipe = ensure_scenes(args.game, scene_deck, args.images, args.seed, root=Path(args.datasets))
+    classes = classifier_classes(args.game, deck)
+    face_styles = args.face_styles if kind == "card" else 0
     crops = Path(args.datasets) / (f"{name}-crops{args.cls_imgsz}-s{args.seed}-n{args.images}-c{args.copies}"
-                                   f"-f{args.face_styles}x{args.face_copies}" + ("-loose" if args.loose_crops else "")
+                                   f"-f{face_styles}x{args.face_copies}" + ("-loose" if args.loose_crops else "")
                                    + (f"-det{Path(args.detector_crops).stem}" if args.detector_crops else ""))
     if not (crops / "sources.json").is_file():
         print(f"warping the cards of {scenes} into {crops} ...", file=sys.stderr)
         counts = make_crop_set(scenes, crops, classes, size=args.cls_imgsz, copies=args.copies, seed=args.seed,
-                               loose=args.loose_crops)
-        if args.face_styles:
-            print(f"adding {args.face_styles} more card designs, {args.face_copies} crops per card ...", file=sys.stderr)
-            counts["faces"] = add_face_crops(deck, crops, classes, args.cls_imgsz, styles=args.face_styles,
+                               loose=args.loose_crops, kind=kind)
+        if face_styles:
+            print(f"adding {face_styles} more card designs, {args.face_copies} crops per card ...", file=sys.stderr)
+            counts["faces"] = add_face_crops(scene_deck, crops, classes, args.cls_imgsz, styles=face_styles,
                                              per_card=args.face_copies, seed=args.seed, loose=args.loose_crops)
             info = json.loads((crops / "sources.json").read_text())
-            (crops / "sources.json").write_text(json.dumps({**info, "face_styles": args.face_styles,
+            (crops / "sources.json").write_text(json.dumps({**info, "face_styles": face_styles,
                                                             "face_crops": counts["faces"]}, indent=2))
-        if args.detector_crops:
+        if args.detector_crops and kind == "card":
             from .recognize import ObbDetector
 
             print(f"adding crops through the corners {args.detector_crops} finds ...", file=sys.stderr)
@@ -336,7 +367,7 @@ def _cmd(args) -> int:
               file=sys.stderr)
         return 2
     if args.deck and args.deck not in DECKS[args.game]:
-        print(f"referee train: {args.game} has no deck {args.deck!r}; expected {', '.join(DECKS[args.game])}",
+        print(f"referee train: {args.game} has no classifier {args.deck!r}; expected {', '.join(DECKS[args.game])}",
               file=sys.stderr)
         return 2
     command = full_command(args)
@@ -358,7 +389,9 @@ def register(sub) -> None:
                                    "Stage 2: a YOLO11n-cls classifier per deck on cards warped upright. Datasets "
                                    "are rendered under datasets/ when missing; runs are kept in runs/train/.")
     t.add_argument("--game", required=True, choices=["crazy", "crazy-kick", "fodbold"])
-    t.add_argument("--deck", choices=["rook", "standard"], help="only this deck (default: every deck of the game)")
+    t.add_argument("--deck", choices=sorted({d for c in CLASSIFIERS.values() for d in c}),
+                   help="only this classifier (crazy: rook or standard; crazy-kick: crazy-kick; fodbold: card or "
+                        "piece); default: all of the game's")
     t.add_argument("--stage", choices=["all", "detect", "classify"], default="all",
                    help="detect: the card detector; classify: the classifier(s); all: both (default)")
     t.add_argument("--images", type=int, default=1000, help="table views rendered per deck (default 1000)")

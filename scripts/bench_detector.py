@@ -1,18 +1,21 @@
-"""Benchmark of the two-stage card recognizer on held-out synthetic table views, and (--real) on real photos.
+"""Benchmark of each game's recogniser on held-out synthetic table views, its speed on the frames of a
+simulated game, and (--real) the Crazy standard-deck models on real photos.
 
-    .venv/bin/python scripts/bench_detector.py [--decks rook standard] [--images 100] [--seed 1001]
-                                               [--style-seed 777] [--frames 50] [--real]
+    .venv/bin/python scripts/bench_detector.py [--games crazy crazy-kick fodbold] [--images 100]
+                                               [--seed 1001] [--style-seed 777] [--speed-frames 200] [--real]
 
-The test scenes are rendered with another seed and card designs (--style-seed) than any training set
-(training uses seed 1 and its own designs). Per deck it prints:
+Accuracy (``referee.evaluate``, what `referee eval` prints): the test scenes are rendered with another seed
+and card designs (--style-seed) than any training set (training uses seed 1 and its own designs). Per
+game and deck: mAP50 and mAP50-95 of the named objects (found AND named right; score = detector x
+classifier confidence) and of the detector alone, the share of objects at least half visible that are
+found, the identity accuracy among those found, and stage 2 alone on crops through the TRUE corners.
 
-- detector (stage 1): mAP50 and mAP50-95 of the oriented boxes (ultralytics' OBB validation on the .pt),
-  and recall / precision at IoU 0.5 of the shipped default backend at its default confidence 0.25;
-- classifier (stage 2): top-1 on crops warped through the TRUE corners, cards at least half visible;
-- end to end: of the cards at least half visible, the share found (IoU >= 0.5) AND named right; and the
-  identity accuracy among the found ones;
-- speed: ms per frame (detector, classifier, both) for ONNX Runtime and torch, the largest corner
-  difference between the two backends, and plain ultralytics ``YOLO.predict`` on the detector's .pt.
+Speed, side by side on the same frames: a short game is simulated at 1280x720 (seed 9500, or the next whose
+camera sees all four markers; never used in training), the table is calibrated from its markers, and each of ``--speed-frames`` frames is
+rectified to the view the referee looks at (``referee.review.ModelPerception``). On those views:
+plain ultralytics ``YOLO.predict`` on the detector's .pt, the project's default backend (ONNX Runtime)
+for the detector alone, and the whole perception step the referee runs per frame (rectify, detect,
+classify), in frames per second.
 
 ``--real``: sim-to-real on ../shared/data/real-cards (standard cards, rank labels nine..ace, whole-card
 axis-aligned boxes): the share of labelled cards the detector finds (box IoU >= 0.5) and the share whose
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,118 +38,92 @@ sys.path.insert(0, str(REPO))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from referee.cardsets import card_label, clip_quad, make_obb_set, sidecars, warp_card  # noqa: E402
-from referee.recognize import CardRecognizer, classifier_path, detector_path  # noqa: E402
+from referee.cardsets import card_label, object_crop, object_quad, sidecars, warp_card  # noqa: E402
+from referee.evaluate import evaluate  # noqa: E402
+from referee.recognize import CardRecognizer, detector_path, stage2_paths  # noqa: E402
 
 HALF = 0.5
+SPEED_SEEDS = (9500, 9501, 9502, 9503)
+DECKS = {"crazy": ["rook", "standard"], "crazy-kick": ["crazy-kick"], "fodbold": ["fodbold"]}
 
 
-def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
-    from referee.cardsets import _ccw
-
-    a, b = _ccw(np.asarray(a, np.float32)), _ccw(np.asarray(b, np.float32))
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
-def match(pred_quads, pred_conf, gt_quads, thr=0.5):
-    """Greedy matching by confidence: gt index -> pred index."""
-    taken, out = set(), {}
-    for p in np.argsort(-np.asarray(pred_conf)):
-        best, bi = thr, None
-        for g, q in enumerate(gt_quads):
-            if g in taken:
+def stage2_alone(rec: CardRecognizer, src: Path) -> dict[str, float]:
+    """Top-1 of each classifier on the objects at least half visible, cut out through their TRUE corners."""
+    right, total = {}, {}
+    for image_path, meta in [it for split in ("train", "val") for it in sidecars(src, split)]:
+        image = None
+        by_kind: dict[str, tuple[list, list]] = {}
+        for o in meta["objects"]:
+            kind = o.get("kind")
+            if kind not in rec.stage2 or not o.get("labelled") or o.get("visible_fraction", 1.0) < HALF:
                 continue
-            iou = quad_iou(pred_quads[p], q)
-            if iou >= best:
-                best, bi = iou, g
-        if bi is not None:
-            taken.add(bi)
-            out[bi] = p
-    return out
+            if image is None:
+                image = cv2.imread(str(image_path))
+            crops, labels = by_kind.setdefault(kind, ([], []))
+            crops.append(object_crop(kind, image, object_quad(o), rec.stage2[kind].imgsz))
+            labels.append(card_label(o) if kind == "card" else o["class"])
+        for kind, (crops, labels) in by_kind.items():
+            names = rec.stage2[kind].names
+            p = rec.stage2[kind].probabilities(crops)
+            right[kind] = right.get(kind, 0) + sum(names[i] == lab for i, lab in zip(p.argmax(axis=1), labels))
+            total[kind] = total.get(kind, 0) + len(crops)
+    return {k: right[k] / total[k] for k in total}
 
 
-def test_items(src):
-    for split in ("train", "val"):
-        yield from sidecars(src, split)
+def speed_views(game: str, deck: str, frames: int, work: Path):
+    """``frames`` camera frames of a simulated game (1280x720) and the perception that rectifies them."""
+    from referee.calibration.layouts import load_layout
+    from referee.render.video import simulate
+    from referee.review import ModelPerception, ReviewError, find_table
+    from referee.sources import VideoSource
+
+    layout = (load_layout(game, players=4) if game == "crazy" else
+              load_layout(game, teams=(2, 2)) if game == "crazy-kick" else load_layout(game))
+    for seed in SPEED_SEEDS:  # a simulated camera may cut a corner marker off: then the next seed
+        out = work / f"{game}-speed-{seed}"
+        simulate(game, seed=seed, out=out, seconds=frames / 30 + 4, deck=deck, width=1280, height=720,
+                 progress=False)
+        try:
+            mapper = find_table(VideoSource(out / "video.mp4"), None, layout)
+            break
+        except ReviewError as e:
+            print(f"seed {seed}: {e}", file=sys.stderr)
+    else:
+        raise SystemExit(f"no simulated {game} video with all four markers in view (seeds {SPEED_SEEDS})")
+    perception = ModelPerception(game, deck)
+    perception.attach(mapper)
+    images = [f for f in VideoSource(out / "video.mp4")][-frames:]
+    return images, perception
 
 
-def bench_deck(game, deck, src, obb_yaml, frames, both_ways, quarter_turn=True):
+def bench_speed(game: str, deck: str, frames: int, work: Path) -> dict:
     from ultralytics import YOLO
 
-    row = {"deck": deck}
-    m = YOLO(str(detector_path(game)))
-    r = m.val(data=str(obb_yaml), imgsz=m.overrides.get("imgsz"), batch=8, device="cpu", plots=False,
-              verbose=False, workers=0)
-    row["mAP50"], row["mAP50-95"] = float(r.results_dict["metrics/mAP50(B)"]), float(r.results_dict["metrics/mAP50-95(B)"])
-
-    recs = {b: CardRecognizer(game, deck, backend=b, both_ways=both_ways, quarter_turn=quarter_turn)
-            for b in ("onnx", "torch")}
-    rec = recs["onnx"]
-    tp = fp = n_gt = 0
-    half_total = half_found = half_right = 0
-    cls_right = cls_total = 0
-    images = []
-    for image_path, meta in test_items(src):
-        image = cv2.imread(str(image_path))
-        images.append(image)
-        w, h = meta["width"], meta["height"]
-        gts = [(o, clip_quad(np.array(o["corners"]), w, h)) for o in meta["objects"]
-               if o.get("kind") == "card" and o.get("labelled")]
-        gts = [(o, q) for o, q in gts if q is not None]
-        cards = rec.recognize(image)
-        m_ = match([c.corners for c in cards], [c.confidence for c in cards], [q for _, q in gts])
-        n_gt += len(gts)
-        tp += len(m_)
-        fp += len(cards) - len(m_)
-        halves = [(g, o) for g, (o, _) in enumerate(gts) if o["visible_fraction"] >= HALF]
-        crops, labels = [], []
-        for g, o in halves:
-            half_total += 1
-            if g in m_:
-                half_found += 1
-                half_right += cards[m_[g]].label == card_label(o)
-            crops.append(warp_card(image, np.array(o["corners"]), rec.classifier.imgsz))
-            labels.append(card_label(o))
-        if crops:
-            p = rec.classifier.probabilities(crops)
-            if both_ways:
-                p = (p + rec.classifier.probabilities([c[::-1, ::-1] for c in crops])) / 2
-            cls_right += sum(rec.classifier.names[i] == lab for i, lab in zip(p.argmax(axis=1), labels))
-            cls_total += len(crops)
-    row.update(recall=tp / max(n_gt, 1), precision=tp / max(tp + fp, 1), cls_top1=cls_right / max(cls_total, 1),
-               e2e=half_right / max(half_total, 1), id_acc=half_right / max(half_found, 1),
-               n_images=len(images), n_cards=n_gt, n_half=half_total)
-
-    # speed and agreement, on the same frames for each backend
-    frames_ = (images * (frames // max(len(images), 1) + 1))[:frames]
-    diff = 0.0
-    for image in frames_[:10]:
-        a, b = recs["onnx"].recognize(image), recs["torch"].recognize(image)
-        if len(a) != len(b) or [c.label for c in a] != [c.label for c in b]:
-            diff = float("inf")
-        elif a:
-            diff = max(diff, float(np.abs(np.stack([c.corners for c in a]) - np.stack([c.corners for c in b])).max()))
-    row["backend_max_corner_diff_px"] = diff
-    for name, r_ in recs.items():
-        r_.recognize(frames_[0])
-        t0 = time.perf_counter()
-        for image in frames_:
-            r_.detector.detect(image)
-        t_det = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        for image in frames_:
-            r_.recognize(image)
-        t_all = time.perf_counter() - t0
-        row[f"{name}_det_ms"] = 1000 * t_det / len(frames_)
-        row[f"{name}_cls_ms"] = 1000 * max(t_all - t_det, 0.0) / len(frames_)  # warping + classifying
-    m.predict(frames_[0], imgsz=m.overrides.get("imgsz"), device="cpu", verbose=False)
+    images, perception = speed_views(game, deck, frames, work)
+    rec = perception.recognizer
+    views = [perception.mapper.rectify(f.image, mm_per_px=perception.mm_per_px, bounds=perception.bounds)
+             for f in images]
+    imgsz = rec.detector.imgsz
+    model = YOLO(str(detector_path(game)))
+    model.predict(views[0], imgsz=imgsz, device="cpu", verbose=False)
     t0 = time.perf_counter()
-    for image in frames_:
-        m.predict(image, imgsz=m.overrides.get("imgsz"), device="cpu", verbose=False)
-    row["ultralytics_predict_det_ms"] = 1000 * (time.perf_counter() - t0) / len(frames_)
-    return row
+    for v in views:
+        model.predict(v, imgsz=imgsz, device="cpu", verbose=False)
+    t_yolo = (time.perf_counter() - t0) / len(views)
+    rec.detector.detect(views[0])
+    t0 = time.perf_counter()
+    for v in views:
+        rec.detector.detect(v)
+    t_det = (time.perf_counter() - t0) / len(views)
+    t0 = time.perf_counter()
+    seen = 0
+    for f in images:
+        seen += len(perception.perceive(f))
+    t_all = (time.perf_counter() - t0) / len(images)
+    h, w = views[0].shape[:2]
+    return {"frames": len(views), "view": f"{w}x{h}", "imgsz": imgsz, "yolo_ms": 1000 * t_yolo,
+            "det_ms": 1000 * t_det, "all_ms": 1000 * t_all, "objects_per_frame": seen / len(images),
+            "backend": rec.detector.backend}
 
 
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -206,57 +184,59 @@ def main(argv=None) -> int:
     from referee.train import ensure_scenes
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="crazy")
-    ap.add_argument("--decks", nargs="+", default=["rook", "standard"])
+    ap.add_argument("--games", nargs="+", default=list(DECKS), choices=list(DECKS))
+    ap.add_argument("--decks", nargs="+", default=None, help="Crazy's decks (default rook standard)")
     ap.add_argument("--images", type=int, default=100, help="held-out table views per deck")
     ap.add_argument("--seed", type=int, default=1001)
     ap.add_argument("--style-seed", type=int, default=777)
-    ap.add_argument("--frames", type=int, default=50, help="frames timed per backend")
-    ap.add_argument("--both-ways", action="store_true", help="classify each crop both ways up (slower)")
-    ap.add_argument("--no-quarter-turn", action="store_true", help="read each card only the way its box lies")
+    ap.add_argument("--speed-frames", type=int, default=200, help="frames of a simulated game timed (0: skip)")
     ap.add_argument("--real", action="store_true", help="also the sim-to-real check on ../shared/data/real-cards")
     ap.add_argument("--real-dir", default=str(REPO.parent / "shared" / "data" / "real-cards"))
     ap.add_argument("--real-size", type=int, default=320,
                     help="long side the real photos are scaled to, in a 640 x 640 grey frame (default 320: their "
                          "cards then have about the size of cards in a table view)")
-    ap.add_argument("--threads", type=int, default=0, help="torch threads (0: its default)")
     args = ap.parse_args(argv)
-    if args.threads:
-        import torch
-
-        torch.set_num_threads(args.threads)
-    missing = [p for p in [detector_path(args.game)] + [classifier_path(args.game, d) for d in args.decks]
-               if not p.is_file()]
-    if missing:
-        print(f"missing models: {', '.join(map(str, missing))}; train them with `referee train --game {args.game}`",
-              file=sys.stderr)
-        return 2
-    rows = []
-    for deck in args.decks:
-        src, _ = ensure_scenes(args.game, deck, args.images, args.seed, style_seed=args.style_seed, val=0.0)
-        obb = make_obb_set([src], REPO / "datasets" / f"bench-{src.name}-obb", test=True)
-        rows.append(bench_deck(args.game, deck, src, obb, args.frames, args.both_ways, not args.no_quarter_turn))
-        print(rows[-1], file=sys.stderr)
+    rows, speed = [], []
+    work = Path(tempfile.mkdtemp(prefix="bench-detector-"))
+    for game in args.games:
+        decks = args.decks if (game == "crazy" and args.decks) else DECKS[game]
+        missing = [p for p in [detector_path(game)] + [q for d in decks for q in stage2_paths(game, d).values()]
+                   if not p.is_file()]
+        if missing:
+            print(f"{game}: missing models {', '.join(p.name for p in missing)}; train them with "
+                  f"`referee train --game {game}`", file=sys.stderr)
+            continue
+        for deck in decks:
+            src, _ = ensure_scenes(game, deck, args.images, args.seed, style_seed=args.style_seed, val=0.0)
+            rec = CardRecognizer(game, deck, conf=0.05)
+            r = evaluate(rec, src, min_visible=HALF, progress=False)
+            rows.append({"game": game, "deck": deck, **r, "stage2": stage2_alone(rec, src)})
+            print(f"{game}/{deck}: mAP50-95 {r['map50_95']:.3f}", file=sys.stderr)
+            if args.speed_frames:
+                speed.append({"game": game, "deck": deck, **bench_speed(game, deck, args.speed_frames, work)})
     print(f"\nHeld-out synthetic table views (seed {args.seed}, card designs from style seed {args.style_seed}, "
-          f"{args.images} images per deck), this machine's CPU:\n")
-    print("| deck | images / cards (half visible) | det mAP50 | det mAP50-95 | det recall | det precision "
-          "| cls top-1 (true corners) | end-to-end right | identity acc. (found) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          f"{args.images} images per deck; objects at least half visible), this machine's CPU:\n")
+    print("| game / deck | objects | mAP50 | mAP50-95 | detector mAP50 | detector mAP50-95 | found | "
+          "identity acc. (found) | found and named right | stage 2 alone, true corners |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
-        print(f"| {r['deck']} | {r['n_images']} / {r['n_cards']} ({r['n_half']}) | {r['mAP50']:.3f} | "
-              f"{r['mAP50-95']:.3f} | {r['recall']:.3f} | {r['precision']:.3f} | {r['cls_top1']:.3f} | "
-              f"{r['e2e']:.3f} | {r['id_acc']:.3f} |")
-    print("\n| deck | ONNX det ms | ONNX cls ms | ONNX total ms (fps) | torch det ms | torch cls ms | torch total ms "
-          "(fps) | ultralytics YOLO.predict det ms | max corner diff ONNX vs torch (px) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for r in rows:
-        o = r["onnx_det_ms"] + r["onnx_cls_ms"]
-        t = r["torch_det_ms"] + r["torch_cls_ms"]
-        print(f"| {r['deck']} | {r['onnx_det_ms']:.1f} | {r['onnx_cls_ms']:.1f} | {o:.1f} ({1000 / o:.0f}) | "
-              f"{r['torch_det_ms']:.1f} | {r['torch_cls_ms']:.1f} | {t:.1f} ({1000 / t:.0f}) | "
-              f"{r['ultralytics_predict_det_ms']:.1f} | {r['backend_max_corner_diff_px']:.3f} |")
-    if args.real:
-        real = bench_real(args.game, Path(args.real_dir), args.real_size)
+        alone = ", ".join(f"{k} {v:.3f}" for k, v in r["stage2"].items())
+        print(f"| {r['game']} / {r['deck']} | {r['objects']} | {r['map50']:.3f} | {r['map50_95']:.3f} | "
+              f"{r['det_map50']:.3f} | {r['det_map50_95']:.3f} | {r['found']:.3f} | {r['identity_accuracy']:.3f} | "
+              f"{r['end_to_end']:.3f} | {alone} |")
+    if speed:
+        print("\nSpeed on the same frames of a simulated game (1280x720 camera, seed 9500 or the next with all markers in view), each rectified to "
+              "the view the referee reads:\n")
+        print("| game / deck | frames | view (px) | detector input | ultralytics YOLO.predict (.pt), fps | "
+              "default backend, detector, fps | ratio | whole perception step (rectify, detect, classify), fps "
+              "| objects per frame |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for s in speed:
+            print(f"| {s['game']} / {s['deck']} | {s['frames']} | {s['view']} | {s['imgsz']} | "
+                  f"{1000 / s['yolo_ms']:.1f} | {1000 / s['det_ms']:.1f} ({s['backend']}) | "
+                  f"{s['yolo_ms'] / s['det_ms']:.1f}x | {1000 / s['all_ms']:.1f} | {s['objects_per_frame']:.1f} |")
+    if args.real and "crazy" in args.games:
+        real = bench_real("crazy", Path(args.real_dir), args.real_size)
         print(f"\nSim-to-real, {args.real_dir} ({real['cards']} labelled cards, photos scaled to "
               f"{args.real_size} px long side in a 640 px frame), standard-deck models trained on synthetic images only:\n")
         print("| cards found (IoU >= 0.5) | rank right, both stages | rank right among found | "

@@ -111,3 +111,38 @@ def test_a_bad_operator_call_is_a_clear_error(fodbold, tmp_path):
     with pytest.raises(ReviewError, match="operator call"):
         review("fodbold", fodbold / "video.mp4", tmp_path / "o", read_setup(fodbold / "actions.jsonl"),
                perception="truth", calls=[{"t": 0.5, "call": ["roll", "green", 3]}], progress=False, annotate=False)
+
+
+def test_the_recogniser_looks_at_every_zone_of_the_layout_and_what_lies_beside_it():
+    from referee.calibration.layouts import load_layout
+    from referee.review import view_bounds
+
+    assert view_bounds("crazy", load_layout("crazy", players=4)) == (-320.0, -320.0, 320.0, 320.0)
+    kick = load_layout("crazy-kick", teams=(2, 2))
+    x0, y0, x1, y1 = view_bounds("crazy-kick", kick)
+    for z in kick.zones:   # centre pile, player piles, goal areas
+        assert (z.polygon[:, 0] > x0).all() and (z.polygon[:, 0] < x1).all()
+        assert (z.polygon[:, 1] > y0).all() and (z.polygon[:, 1] < y1).all()
+    x0, y0, x1, y1 = view_bounds("fodbold", load_layout("fodbold"))
+    # the board is 520 mm wide; each team's cards lie 70 mm beyond its side, up to 44 mm more for a card
+    assert x0 <= -260 - 70 - 44 and x1 >= 260 + 70 + 44 and y0 < -400 and y1 > 400
+
+
+def test_players_on_the_command_line_make_each_games_setup():
+    import importlib
+
+    from referee.review import setup_from_players
+
+    kick = setup_from_players("crazy-kick", "Ann,Bob/Cyd,Dee")
+    assert kick["teams"] == {"red": ["Ann", "Bob"], "white": ["Cyd", "Dee"]}
+    fod = setup_from_players("fodbold", "Ann/Bob", first="blue")
+    assert fod["teams"] == {"red": "Ann", "blue": "Bob"} and fod["first"] == "blue"
+    crazy = setup_from_players("crazy", "A,B,C,D", deck="standard")
+    assert crazy["players"] == ["A", "B", "C", "D"] and crazy["dealer"] == "A"
+    for game, setup in (("crazy-kick", kick), ("fodbold", fod), ("crazy", crazy)):
+        actions = importlib.import_module(f"referee.games.{game.replace('-', '_')}.actions")
+        actions.ACTION_ADAPTER.validate_python(setup)   # each is a valid setup action of its game
+    with pytest.raises(ReviewError, match="give both sides"):
+        setup_from_players("crazy-kick", "Ann,Bob,Cyd,Dee")
+    with pytest.raises(ReviewError, match="say who plays"):
+        setup_from_players("fodbold", None)

@@ -66,9 +66,61 @@ def test_resume_without_a_run_is_a_clear_error(tmp_path, capsys):
     assert "nothing to resume" in capsys.readouterr().err
 
 
-def test_games_without_a_recipe_are_refused(capsys):
-    assert main(["train", "--game", "fodbold"]) == 2
-    assert "no training recipe" in capsys.readouterr().err
+def test_an_unknown_classifier_of_a_game_is_refused(capsys):
+    assert main(["train", "--game", "fodbold", "--deck", "rook"]) == 2
+    assert "fodbold has no classifier 'rook'; expected card, piece" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def fodbold_trained(tmp_path_factory):
+    root = tmp_path_factory.mktemp("train-fodbold")
+    argv = ["train", "--game", "fodbold", "--images", "4", "--seed", "5", "--epochs", "1", "--imgsz", "64",
+            "--batch", "4", "--cls-epochs", "1", "--cls-imgsz", "32", "--cls-batch", "16", "--copies", "1",
+            "--face-styles", "1", "--face-copies", "1", "--workers", "0", "--datasets", str(root / "datasets"),
+            "--runs", str(root / "runs"), "--out", str(root / "models")]
+    assert main(argv) == 0
+    return root
+
+
+def test_fodbold_trains_a_three_kind_detector_and_a_classifier_per_kind(fodbold_trained):
+    import cv2
+
+    from referee.recognize import CardRecognizer
+
+    models = fodbold_trained / "models"
+    for name in ("fodbold-objects", "fodbold-card-cls", "fodbold-piece-cls"):
+        assert (models / f"{name}.onnx").is_file() and (models / f"{name}.md").is_file()
+    assert "card, piece, ball" in (models / "fodbold-objects.md").read_text()
+    piece_card = (models / "fodbold-piece-cls.md").read_text()
+    assert "red-1" in piece_card and "blue-11" in piece_card and "R01" not in piece_card.split("## Classes")[1]
+    labels = [line.split()[0] for f in (fodbold_trained / "datasets").glob("fodbold-objects-obb-*/labels/*/*.txt")
+              for line in f.read_text().splitlines()]
+    assert {"0", "1", "2"} <= set(labels)       # cards, pieces and the ball are all labelled
+    image = cv2.imread(str(sorted((fodbold_trained / "datasets").glob("fodbold-table-*/images/*/*.jpg"))[0]))
+    kw = dict(models=models, conf=0.0)
+    rec = CardRecognizer("fodbold", backend="onnx", **kw)
+    assert set(rec.stage2) == {"card", "piece"} and rec.detector.names == ("card", "piece", "ball")
+    # the detector export takes other input sizes (a larger view of the table)
+    assert CardRecognizer("fodbold", backend="onnx", imgsz=96, **kw).detector.imgsz == 96
+    found = rec.recognize(image)
+    names = {"card": set(rec.stage2["card"].names), "piece": set(rec.stage2["piece"].names), "ball": {"ball"}}
+    assert found and all(c.label in names[c.kind] for c in found)
+
+
+def test_piece_crops_are_square_cutouts_around_each_piece(tmp_path):
+    from referee.cardsets import make_crop_set
+    from referee.dataset import Recipe, build
+    from referee.train import classifier_classes
+
+    src = tmp_path / "scenes"
+    build(Recipe(game="fodbold", deck="fodbold", images=4, seed=3, width=480, height=480, view="table",
+                 val_fraction=0.5), src, progress=False)
+    classes = classifier_classes("fodbold", "piece")
+    counts = make_crop_set(src, tmp_path / "crops", classes, size=32, copies=2, seed=0, kind="piece")
+    pieces = sum(1 for m in (src / "meta" / "train").glob("*.json") for o in json.loads(m.read_text())["objects"]
+                 if o["kind"] == "piece" and o["labelled"] and o["visible_fraction"] >= 0.4)
+    assert counts["train"] == 2 * pieces > 0
+    assert {d.name for d in (tmp_path / "crops" / "train").iterdir()} == set(classes)
 
 
 def test_obb_labels_and_crops_come_from_the_sidecar_corners(tmp_path):

@@ -79,6 +79,23 @@ def test_same_seed_same_bytes_other_seed_other_images(built, tmp_path):
     assert files(other)["images/train/000000.jpg"] != a["images/train/000000.jpg"]
 
 
+def test_an_interrupted_build_goes_on_where_it_stopped(built, tmp_path):
+    out, summary = built
+    part = tmp_path / "part"
+    build(Recipe(deck="rook", images=6, seed=3, val_fraction=0.34, **SMALL), part, progress=False)
+    # as if killed after four images: no data.yaml yet, the last two examples missing
+    (part / "data.yaml").unlink()
+    for stem in ("000004", "000005"):
+        for f in part.glob(f"*/*/{stem}.*"):
+            f.unlink()
+    kept = (part / "images" / "train" / "000000.jpg").stat().st_mtime_ns
+    again = build(Recipe(deck="rook", images=6, seed=3, val_fraction=0.34, **SMALL), part, progress=False)
+    assert (part / "images" / "train" / "000000.jpg").stat().st_mtime_ns == kept   # not drawn again
+    a, b = files(out), files(part)
+    a.pop("data.yaml"), b.pop("data.yaml")
+    assert a == b and again["labels"] == summary["labels"]
+
+
 def test_style_seed_changes_only_the_card_designs(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     build(Recipe(deck="standard", images=1, seed=1, val_fraction=0, **SMALL), a, progress=False)
