@@ -30,8 +30,8 @@ def _detect(args) -> int:
     from .detector import DetectorError, load_detector
 
     model = Path(args.model) if args.model else default_model(args.game, args.deck)
-    if not args.model and args.deck and not model.is_file():
-        from .recognize import detect_command  # the two-stage recognizer: models/GAME-card + GAME-DECK-cls
+    if not args.model and not model.is_file():
+        from .recognize import detect_command  # the game's two-stage recogniser (referee.recognize.stage2_paths)
 
         return detect_command(args)
     try:
@@ -95,7 +95,8 @@ def register(sub) -> None:
 
     d = sub.add_parser("detect", help="run the detector on images")
     d.add_argument("images", nargs="+")
-    d.add_argument("--game", default="crazy", help="which shipped model: models/GAME[-DECK].pt/.onnx")
+    d.add_argument("--game", default="crazy", choices=["crazy", "crazy-kick", "fodbold"],
+                   help="whose shipped recogniser (models/README.md)")
     d.add_argument("--deck", help="deck, for games with several (crazy: rook or standard)")
     d.add_argument("--model", help="a model file instead of the shipped one")
     d.add_argument("--backend", choices=["auto", "onnx", "torch"], default="auto")

@@ -1,14 +1,17 @@
-"""`referee train`: train the two-stage card recognizer with ultralytics, offline, and ship it with model cards.
+"""`referee train`: train a game's two-stage recognizer with ultralytics, offline, and ship it with model cards.
 
-Stage 1, the detector: YOLO11n-OBB with the single class ``card`` on the rectified top-down table view
-(``referee dataset build --view table``); its oriented boxes give each card's four corners. One detector
-serves every deck of a game: it is trained on the views of all of them.
-Stage 2, the classifier: YOLO11n-cls on each card warped upright to one small square through those
-corners (``referee.cardsets``); one classifier per deck, classes = the card codes and ``back``.
+Stage 1, the detector: YOLO11n-OBB on the rectified top-down table view (``referee dataset build --view
+table``); its oriented boxes give each object's four corners. Crazy and Crazy Kick: the single class
+``card`` (one detector serves every deck of a game: it is trained on the views of all of them);
+fodbold: ``card``, ``piece`` and ``ball``.
+Stage 2, the classifiers: CardNet (``referee.cardnet``; or YOLO11n-cls) on each card warped upright to
+one small square through those corners, one per deck (classes: the card codes and ``back``), and for
+fodbold also on each piece cut out square (classes: red-1 .. blue-11). ``CLASSIFIERS`` lists them.
 
-Outputs, in ``--out`` (default models/): GAME-card.pt/.onnx/.md (the detector) and GAME-DECK-cls.pt/.onnx/.md
-(a classifier per deck), each .md a model card: classes, data recipe and seed, the exact command, epochs,
-time, metrics.
+Outputs, in ``--out`` (default models/): the detector (crazy-card, crazy-kick-card, fodbold-objects) and the
+classifiers (crazy-rook-cls, crazy-standard-cls, crazy-kick-cls, fodbold-card-cls, fodbold-piece-cls), each
+as .pt/.onnx/.md, the .md a model card: classes, data recipe and seed, the exact command, epochs, time,
+metrics.
 
 Offline by construction: the networks start from a model yaml (``yolo11n-obb.yaml``, ``yolo11n-cls.yaml``)
 or from the project's own weights, ultralytics is told it is offline (YOLO_OFFLINE), and plots (which
@@ -258,7 +261,7 @@ def _interrupted_run(run_dir: Path) -> tuple[Path, dict, float, int]:
 
 
 def train_classifier(args, deck: str, command: str) -> Path:
-    from .cardsets import add_detector_crops, add_face_crops, make_crop_set
+    from .cardsets import PIECE_SIDE, add_detector_crops, add_face_crops, make_crop_set
 
     name = classifier_name(args.game, deck)
     scene_deck, kind = CLASSIFIERS[args.game][deck]
@@ -325,15 +328,21 @@ def train_classifier(args, deck: str, command: str) -> Path:
         files = ship(best, name, Path(args.out), args.cls_imgsz, dynamic=True)
         start = args.start_cls
     counts = json.loads((crops / "sources.json").read_text())
-    write_model_card(Path(args.out) / f"{name}.md", name=name,
-                     role=(f"Stage 2 of the card recognizer for `{args.game}` with the {deck} deck: names a card "
-                           f"from its crop warped upright (either way up) to {args.cls_imgsz}x{args.cls_imgsz} px "
-                           f"through the four corners stage 1 found. Crops: {counts['train']} train, {counts['val']} "
-                           f"val from the rendered scenes (cards at least {counts['min_visible']:.0%} visible, corners "
-                           f"jittered by {counts['jitter']:.0%} of the card width, {counts['copies']} crops per "
-                           f"training card), plus {counts.get('face_crops', 0)} training crops of faces drawn in "
-                           f"{counts.get('face_styles', 0)} further random designs (other cards or a hand over a "
-                           f"side, light, blur, noise, JPEG)."),
+    if kind == "piece":
+        role = (f"Stage 2 of the recognizer for `{args.game}`: names a piece (team and number) from a square "
+                f"{args.cls_imgsz}x{args.cls_imgsz} px cut out around the box stage 1 found ({PIECE_SIDE} x its long "
+                f"side). Crops: {counts['train']} train, {counts['val']} val from the rendered scenes (pieces at "
+                f"least {counts['min_visible']:.0%} visible, {counts['copies']} crops per training piece, each "
+                f"turned at random, its size off by up to 12 % and its centre by about 5 %).")
+    else:
+        role = (f"Stage 2 of the card recognizer for `{args.game}` ({deck}): names a card from its crop warped "
+                f"upright (either way up) to {args.cls_imgsz}x{args.cls_imgsz} px through the four corners stage 1 "
+                f"found. Crops: {counts['train']} train, {counts['val']} val from the rendered scenes (cards at least "
+                f"{counts['min_visible']:.0%} visible, corners jittered by {counts['jitter']:.0%} of the card width, "
+                f"{counts['copies']} crops per training card), plus {counts.get('face_crops', 0)} training crops of "
+                f"faces drawn in {counts.get('face_styles', 0)} further random designs (other cards or a hand over "
+                f"a side, light, blur, noise, JPEG).")
+    write_model_card(Path(args.out) / f"{name}.md", name=name, role=role,
                      start=start, names=classes, data=_rel(crops), recipe=[recipe],
                      epochs=args.cls_epochs, imgsz=args.cls_imgsz, device=args.device, minutes=minutes,
                      metrics=metrics, command=command, files=files, seed=args.seed)

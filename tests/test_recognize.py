@@ -105,3 +105,13 @@ def test_obb_postprocess_maps_back_and_suppresses_duplicates():
     boxes = postprocess_obb(raw, scale=0.5, pad=(0, 80), conf=0.25, iou=0.5)
     assert len(boxes) == 1 and boxes.confidence[0] == pytest.approx(0.9)
     np.testing.assert_allclose(boxes.corners[0], [[170, 155], [230, 155], [230, 245], [170, 245]], atol=1e-3)
+
+
+def test_obb_postprocess_keeps_each_boxs_kind():
+    # fodbold's detector: classes card, piece, ball; a piece and the ball beside it both survive
+    raw = np.zeros((1, 8, 2), np.float32)
+    raw[0, :, 0] = [100, 100, 30, 30, 0.0, 0.9, 0.1, 0.0]
+    raw[0, :, 1] = [130, 100, 20, 20, 0.0, 0.2, 0.7, 0.0]
+    boxes = postprocess_obb(raw, scale=1.0, pad=(0, 0), conf=0.25, iou=0.5)
+    assert len(boxes) == 2 and boxes.kinds.tolist() == [1, 2]
+    assert boxes.subset([1]).kinds.tolist() == [2]
