@@ -239,6 +239,10 @@ class CardClassifier:
 
 # --- both stages -----------------------------------------------------------------------------------------
 
+# A card is 88/63 = 1.40 times as long as wide; a box under 1.25 (a card partly covered, a blurred edge)
+# may have taken the wrong side for the long one, and is read a quarter turn round as well.
+QUARTER_TURN_ASPECT = 1.25
+
 @dataclass(frozen=True)
 class RecognizedCard:
     label: str                  # card code (G7, 10H) or "back"
@@ -309,11 +313,17 @@ class CardRecognizer:
         corners = boxes.corners
         p = self._probabilities(self.crops(image, boxes, kind), kind)
         if kind == "card" and self.quarter_turn and len(boxes):
-            turned = np.roll(corners, -1, axis=1)
-            q = self._probabilities(self.crops(image, CardBoxes(turned, boxes.confidence), kind), kind)
-            better = q.max(axis=1) > p.max(axis=1)
-            p = np.where(better[:, None], q, p)
-            corners = np.where(better[:, None, None], turned, corners)
+            # only a box whose sides are nearly equal can have its long side wrong: read those again
+            long_ = np.linalg.norm(corners[:, 2] - corners[:, 1], axis=1)
+            short = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
+            doubt = np.flatnonzero(long_ < QUARTER_TURN_ASPECT * np.maximum(short, 1e-6))
+            if len(doubt):
+                turned = np.roll(corners[doubt], -1, axis=1)
+                q = self._probabilities(self.crops(image, CardBoxes(turned, boxes.confidence[doubt]), kind), kind)
+                better = q.max(axis=1) > p[doubt].max(axis=1)
+                p, corners = p.copy(), corners.copy()
+                p[doubt[better]] = q[better]
+                corners[doubt[better]] = turned[better]
         return p, corners
 
     def recognize(self, image: np.ndarray) -> list[RecognizedCard]:
