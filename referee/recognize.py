@@ -239,6 +239,26 @@ class CardClassifier:
 
 # --- both stages -----------------------------------------------------------------------------------------
 
+# Kinds whose every name is on the table at most once (each fodbold piece is one of a kind): the names
+# of one image are assigned jointly, so two pieces never both read "blue-6".
+UNIQUE_KINDS = frozenset({"piece"})
+
+
+def unique_labels(p: np.ndarray) -> np.ndarray:
+    """The class of each row of ``p`` (N, classes) such that no class is taken twice, with the largest
+    summed log-probability (Hungarian assignment). Rows left over (more objects than classes: a false
+    find) keep their own best class."""
+    from scipy.optimize import linear_sum_assignment
+
+    choice = p.argmax(axis=1)
+    if len(p) < 2:
+        return choice
+    rows, cols = linear_sum_assignment(-np.log(np.clip(p, 1e-9, 1.0)))
+    choice = choice.copy()
+    choice[rows] = cols
+    return choice
+
+
 # A card is 88/63 = 1.40 times as long as wide; a box under 1.25 (a card partly covered, a blurred edge)
 # may have taken the wrong side for the long one, and is read a quarter turn round as well.
 QUARTER_TURN_ASPECT = 1.25
@@ -340,8 +360,9 @@ class CardRecognizer:
                 continue
             p, corners = self._name(part, image, kind)
             names = self.stage2[kind].names
+            choice = unique_labels(p) if kind in UNIQUE_KINDS else p.argmax(axis=1)
             for j, i in enumerate(idx):
-                c = int(p[j].argmax())
+                c = int(choice[j])
                 d, q = float(part.confidence[j]), float(p[j, c])
                 found[int(i)] = RecognizedCard(names[c], d * q, corners[j], d, q, kind)
         return [found[i] for i in range(len(boxes))]

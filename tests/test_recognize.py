@@ -143,3 +143,15 @@ def test_recognizer_names_what_lies_on_rendered_tables_of_each_game(game, tmp_pa
     kinds = {"crazy-kick": {"card"}, "fodbold": {"card", "piece", "ball"}}[game]
     assert set(rec.detector.names) == kinds
     assert r["end_to_end"] >= FLOOR_GAME[game], r
+
+
+def test_pieces_of_one_image_never_share_a_name():
+    from referee.recognize import unique_labels
+
+    # two pieces both look most like class 0; the surer one keeps it, the other takes its second best
+    p = np.array([[0.9, 0.1, 0.0], [0.6, 0.3, 0.1], [0.1, 0.1, 0.8]])
+    assert unique_labels(p).tolist() == [0, 1, 2]
+    assert unique_labels(p[:1]).tolist() == [0]
+    # more objects than names (a false find): the extra row keeps its own best
+    many = np.array([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]])
+    assert sorted(unique_labels(many).tolist()[:3]) == [0, 0, 1]
