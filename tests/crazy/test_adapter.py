@@ -90,3 +90,17 @@ def test_a_card_laid_right_on_top_of_an_earlier_one_is_a_new_play_not_a_correcti
     out = seen(ad, game, "G2", IN_FRONT["B"], kind="relabelled", track=5, frame=80)
     assert [a["type"] for a in out] == ["play"] and out[0]["card"] == "G2"
     assert [a.get("card") for a in ad.log] == [None, "G7", "G9", "G2"]
+
+
+def test_a_card_already_played_seen_again_is_no_play_and_no_foul():
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=1)
+    # the hand hid G7 for long; the tracker starts a new track for it: the same card, not C's play
+    assert seen(ad, game, "G7", IN_FRONT["B"], track=2) == []
+    assert len(game.round.current.cards) == 1 and game.violations == []
+    # a misread of C's card as G7 that the tracker corrects a moment later: that is C's play
+    assert seen(ad, game, "G7", IN_FRONT["C"], track=3) == []
+    out = seen(ad, game, "G9", IN_FRONT["C"], kind="relabelled", track=3)
+    assert [a["card"] for a in out] == ["G9"] and ad.log[-1]["player"] == "C"
+    assert [(p, c.code("rook")) for p, c in game.round.current.cards] == [("B", "G7"), ("C", "G9")]
+    assert game.violations == []

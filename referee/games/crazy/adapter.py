@@ -7,6 +7,10 @@
   corrects that play: the pipeline re-scores the log with the corrected action and drops stale
   announcements. A later relabel, or one of a card with plays after it, is another card laid right on
   top of it.
+- A card that cannot be on the table is no play: one already played this round as often as the deck(s)
+  hold it (the same card seen again after a hand hid it for long, or a misread), or one taken out of
+  the deck for this deal. The camera made a mistake there, not the player; calling a foul would be
+  false. If the tracker later reads that card as one that can be on the table, that is the play.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
   last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
 
@@ -46,6 +50,7 @@ class CrazyAdapter:
         self.rounds = list(rounds or [])
         self.log: list[dict] = []           # every action this adapter produced, in order
         self._play_index: dict[int, int] = {}  # track id -> index in log of its play
+        self._impossible: set[int] = set()     # tracks read as a card that cannot be on the table
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -65,6 +70,9 @@ class CrazyAdapter:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
         if not self._is_card(obs.label):
             return []
+        if obs.kind == "relabelled" and obs.track_id in self._impossible:
+            self._impossible.discard(obs.track_id)
+            obs = replace(obs, kind="appeared")  # read again as a card that can be there: now it is a play
         if obs.kind == "relabelled" and obs.track_id in self._play_index:
             i = self._play_index[obs.track_id]
             last = max(self._play_index.values())
@@ -76,6 +84,9 @@ class CrazyAdapter:
             # laid right on top of it (the camera cannot see the one below any more)
             obs = replace(obs, kind="appeared")
         if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)):
+            if not self._can_be_on_table(obs.label):
+                self._impossible.add(obs.track_id)
+                return []
             out = []
             r = self.game.round
             if (r is None or r.over) and self.rounds:
@@ -97,6 +108,15 @@ class CrazyAdapter:
             return expected
         played = {p for p, _ in game.round.current.cards}
         return expected if seat_player in played else seat_player
+
+    def _can_be_on_table(self, label: str) -> bool:
+        """False for a card the round has used up (played as often as the decks hold it) or that was taken
+        out of the deck for this deal: no player can lay it, so the camera misread or saw it again."""
+        r = self.game.round
+        if r is None or r.over:
+            return True
+        card = parse_card(label, self.game.deck)
+        return r.played[card] < self.game.in_play[card]
 
     def _is_card(self, label: str) -> bool:
         try:
