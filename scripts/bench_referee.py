@@ -52,13 +52,13 @@ def totals(sheet: dict):
 
 
 def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], perception: str, work: Path,
-            stride: int = 1) -> dict:
+            stride: int | None = None) -> dict:
     sim = work / f"{game}-{seed}-{seconds:g}s-{size[0]}x{size[1]}"
     t0 = time.perf_counter()
     if not (sim / "truth.json").is_file():  # a kept video is reused (--keep): the same frames for every setting
         simulate(game, seed=seed, out=sim, seconds=seconds, width=size[0], height=size[1], progress=False)
     sim_s = time.perf_counter() - t0
-    out = work / f"{game}-{seed}-review-{perception}-stride{stride}"
+    out = work / f"{game}-{seed}-review-{perception}-stride{stride or 'auto'}"
     # what a camera cannot see comes from the operator: Crazy's rounds, fodbold's die, Crazy Kick's ball out
     res = review(game, sim / "video.mp4", out, read_setup(sim / "actions.jsonl"), perception=perception,
                  options=operator_calls(sim / "actions.jsonl"), calls=read_calls(sim / "actions.jsonl", game),
@@ -85,7 +85,9 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--size", default="1280x720")
     p.add_argument("--perception", default="model", choices=["model", "truth"])
-    p.add_argument("--stride", type=int, default=1, help="review every n-th frame (review --stride)")
+    p.add_argument("--stride", type=int, default=None,
+                   help="review every n-th frame (review --stride; default as review: about 10 a second with the "
+                        "models, every frame with the truth)")
     p.add_argument("--keep", help="keep the videos and reviews in this folder (and reuse videos already there)")
     args = p.parse_args(argv)
     size = tuple(int(v) for v in args.size.split("x"))
@@ -93,7 +95,7 @@ def main(argv=None) -> int:
     rows = [run_one(args.game, seed, args.seconds, size, args.perception, work, args.stride)
             for seed in SEEDS[:args.videos]]
     print(f"\n{args.game}, {args.videos} videos of {args.seconds:g} s at {args.size}, perception {args.perception}, "
-          f"every {args.stride}. frame\n")
+          f"stride {args.stride or 'auto'}\n")
     print("| seed | true actions | found | matched | recall | precision | score exact | false calls | "
           "latency median / max s | review x real time | ms/frame |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
