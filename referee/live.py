@@ -163,6 +163,9 @@ def _cmd(args) -> int:
     from .games import game_module
 
     print(game_module(args.game).format_scoresheet(session.scoresheet()))
+    seconds = time.perf_counter() - live.started
+    print(f"\n{live.frames} frames in {seconds:.1f} s: {live.frames / max(seconds, 1e-6):.1f} frames a second",
+          file=sys.stderr)
     return 0
 
 
