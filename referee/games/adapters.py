@@ -6,10 +6,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Correction:
-    """Replace the action at ``index`` in the action log (a card read wrongly at first)."""
+    """The action at ``index`` in the action log was replaced by ``action`` (a card read wrongly at
+    first), or removed when ``action`` is None (a play the camera took back). The adapter has already
+    changed its log; the session re-scores it."""
 
     index: int
-    action: dict
+    action: dict | None
 
 
 def camera_action(action: dict, t: float | None, frame: int | None) -> dict:

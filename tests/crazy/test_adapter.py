@@ -104,3 +104,25 @@ def test_a_card_already_played_seen_again_is_no_play_and_no_foul():
     assert [a["card"] for a in out] == ["G9"] and ad.log[-1]["player"] == "C"
     assert [(p, c.code("rook")) for p, c in game.round.current.cards] == [("B", "G7"), ("C", "G9")]
     assert game.violations == []
+
+
+def test_a_resting_card_read_as_another_and_back_is_no_play():
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=1, frame=30)
+    seen(ad, game, "G9", IN_FRONT["C"], track=2, frame=60)
+    # B's resting card flickers: read as G8 (taken as a card laid on top of it: D's play) ...
+    out = seen(ad, game, "G8", IN_FRONT["B"], kind="relabelled", track=1, frame=90)
+    assert [a["card"] for a in out] == ["G8"] and len(game.round.current.cards) == 3
+    # ... and back as G7, already on the table: that play is taken back, nobody fouled
+    out = ad.observe(Observation("relabelled", 1, "G7", *IN_FRONT["B"], 95), t=95 / 30)
+    assert out == [Correction(3, None)]
+    assert [a.get("card") for a in ad.log] == [None, "G7", "G9"]
+    game2 = CrazyGame(setup(("A", "B", "C", "D"), dealer="A"))
+    for a in ad.log:
+        game2.apply(ACTION_ADAPTER.validate_python(a))
+    assert [(p, c.code("rook")) for p, c in game2.round.current.cards] == [("B", "G7"), ("C", "G9")]
+    assert game2.violations == []
+    # D's real card after that is D's play, in turn (the session re-scores the log into a new engine)
+    ad.game = game2
+    seen_after = ad.observe(Observation("appeared", 3, "G2", *IN_FRONT["D"], 120), t=4.0)
+    assert seen_after[0]["player"] == "D"

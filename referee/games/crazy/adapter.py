@@ -10,7 +10,9 @@
 - A card that cannot be on the table is no play: one already played this round as often as the deck(s)
   hold it (the same card seen again after a hand hid it for long, or a misread), or one taken out of
   the deck for this deal. The camera made a mistake there, not the player; calling a foul would be
-  false. If the tracker later reads that card as one that can be on the table, that is the play.
+  false. If the tracker later reads that card as one that can be on the table, that is the play. A
+  play just made by a resting card read anew (taken as a card laid on top) that is then read back as
+  a card already on the table was the camera flickering: the play is taken back.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
   last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
 
@@ -51,6 +53,7 @@ class CrazyAdapter:
         self.log: list[dict] = []           # every action this adapter produced, in order
         self._play_index: dict[int, int] = {}  # track id -> index in log of its play
         self._impossible: set[int] = set()     # tracks read as a card that cannot be on the table
+        self._plays_of: dict[int, list[int]] = {}  # track id -> log indices of every play it made
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -77,6 +80,10 @@ class CrazyAdapter:
             i = self._play_index[obs.track_id]
             last = max(self._play_index.values())
             if i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames:
+                if not self._can_be_on_table(obs.label):
+                    # read back as a card already on the table: the play was the camera flickering
+                    # between two readings of one resting card, not a card laid on top
+                    return [self._take_back(obs.track_id, i)]
                 fixed = {**self.log[i], "card": obs.label}
                 self.log[i] = fixed
                 return [Correction(i, fixed)]
@@ -94,8 +101,21 @@ class CrazyAdapter:
             player = self._who_played(obs.x, obs.y)
             out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
             self._play_index[obs.track_id] = len(self.log) - 1
+            self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
             return out
         return []
+
+    def _take_back(self, track: int, i: int) -> Correction:
+        """Remove the play at log index ``i`` (the last play, made by ``track``)."""
+        self.log.pop(i)
+        for k, plays in list(self._plays_of.items()):
+            plays[:] = [j if j < i else j - 1 for j in plays if j != i]
+            if plays:
+                self._play_index[k] = plays[-1]
+            else:
+                del self._plays_of[k]
+                self._play_index.pop(k, None)
+        return Correction(i, None)
 
     def _who_played(self, x: float, y: float) -> str:
         game = self.game
