@@ -186,7 +186,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", nargs="+", default=list(DECKS), choices=list(DECKS))
     ap.add_argument("--decks", nargs="+", default=None, help="Crazy's decks (default rook standard)")
-    ap.add_argument("--images", type=int, default=100, help="held-out table views per deck")
+    ap.add_argument("--images", type=int, default=100, help="held-out table views per deck (0: speed only)")
     ap.add_argument("--seed", type=int, default=1001)
     ap.add_argument("--style-seed", type=int, default=777)
     ap.add_argument("--speed-frames", type=int, default=200, help="frames of a simulated game timed (0: skip)")
@@ -207,23 +207,25 @@ def main(argv=None) -> int:
                   f"`referee train --game {game}`", file=sys.stderr)
             continue
         for deck in decks:
-            src, _ = ensure_scenes(game, deck, args.images, args.seed, style_seed=args.style_seed, val=0.0)
-            rec = CardRecognizer(game, deck, conf=0.05)
-            r = evaluate(rec, src, min_visible=HALF, progress=False)
-            rows.append({"game": game, "deck": deck, **r, "stage2": stage2_alone(rec, src)})
-            print(f"{game}/{deck}: mAP50-95 {r['map50_95']:.3f}", file=sys.stderr)
+            if args.images:  # --images 0: speed only
+                src, _ = ensure_scenes(game, deck, args.images, args.seed, style_seed=args.style_seed, val=0.0)
+                rec = CardRecognizer(game, deck, conf=0.05)
+                r = evaluate(rec, src, min_visible=HALF, progress=False)
+                rows.append({"game": game, "deck": deck, **r, "stage2": stage2_alone(rec, src)})
+                print(f"{game}/{deck}: mAP50-95 {r['map50_95']:.3f}", file=sys.stderr)
             if args.speed_frames:
                 speed.append({"game": game, "deck": deck, **bench_speed(game, deck, args.speed_frames, work)})
-    print(f"\nHeld-out synthetic table views (seed {args.seed}, card designs from style seed {args.style_seed}, "
-          f"{args.images} images per deck; objects at least half visible), this machine's CPU:\n")
-    print("| game / deck | objects | mAP50 | mAP50-95 | detector mAP50 | detector mAP50-95 | found | "
-          "identity acc. (found) | found and named right | stage 2 alone, true corners |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for r in rows:
-        alone = ", ".join(f"{k} {v:.3f}" for k, v in r["stage2"].items())
-        print(f"| {r['game']} / {r['deck']} | {r['objects']} | {r['map50']:.3f} | {r['map50_95']:.3f} | "
-              f"{r['det_map50']:.3f} | {r['det_map50_95']:.3f} | {r['found']:.3f} | {r['identity_accuracy']:.3f} | "
-              f"{r['end_to_end']:.3f} | {alone} |")
+    if rows:
+        print(f"\nHeld-out synthetic table views (seed {args.seed}, card designs from style seed {args.style_seed}, "
+              f"{args.images} images per deck; objects at least half visible), this machine's CPU:\n")
+        print("| game / deck | objects | mAP50 | mAP50-95 | detector mAP50 | detector mAP50-95 | found | "
+              "identity acc. (found) | found and named right | stage 2 alone, true corners |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for r in rows:
+            alone = ", ".join(f"{k} {v:.3f}" for k, v in r["stage2"].items())
+            print(f"| {r['game']} / {r['deck']} | {r['objects']} | {r['map50']:.3f} | {r['map50_95']:.3f} | "
+                  f"{r['det_map50']:.3f} | {r['det_map50_95']:.3f} | {r['found']:.3f} | {r['identity_accuracy']:.3f} | "
+                  f"{r['end_to_end']:.3f} | {alone} |")
     if speed:
         print("\nSpeed on the same frames of a simulated game (1280x720 camera, seed 9500 or the next with all markers in view), each rectified to "
               "the view the referee reads:\n")
