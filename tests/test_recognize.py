@@ -155,3 +155,18 @@ def test_pieces_of_one_image_never_share_a_name():
     # more objects than names (a false find): the extra row keeps its own best
     many = np.array([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]])
     assert sorted(unique_labels(many).tolist()[:3]) == [0, 0, 1]
+
+
+@needs_models("rook")
+def test_angle_search_reads_each_card_again_turned_but_keeps_the_detectors_corners(scenes):
+    import cv2
+
+    from referee.recognize import ANGLE_SEARCH
+
+    image = cv2.imread(str(sorted((scenes["rook"] / "images" / "train").glob("*.jpg"))[0]))
+    plain = CardRecognizer("crazy", "rook").recognize(image)
+    searched = CardRecognizer("crazy", "rook", angle_search=ANGLE_SEARCH).recognize(image)
+    assert len(plain) == len(searched) > 0
+    for a, b in zip(plain, searched):
+        np.testing.assert_allclose(a.corners, b.corners)
+        assert b.classifier_confidence >= a.classifier_confidence - 1e-6   # the surest reading is kept
