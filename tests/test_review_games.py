@@ -149,31 +149,15 @@ def test_players_on_the_command_line_make_each_games_setup():
 
 
 @pytest.mark.parametrize("game", ["crazy-kick", "fodbold"])
-def test_a_review_killed_half_way_leaves_logs_that_resume(game, kick, fodbold, tmp_path):
-    import signal
-    import subprocess
-    import sys
-    import time
-
+def test_a_review_killed_half_way_leaves_logs_that_resume(game, kick, fodbold, tmp_path, kill_review):
     from referee.eventlog import read_jsonl_tolerant
     from referee.session import GameSession
 
     sim = kick if game == "crazy-kick" else fodbold
     out = tmp_path / "killed"
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "review", str(sim / "video.mp4"), "--game", game,
-                             "--out", str(out), "--setup", str(sim / "actions.jsonl"), "--calls",
-                             str(sim / "actions.jsonl"), "--perception", "truth"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    log, first = out / "actions.jsonl", {"crazy-kick": '"play"', "fodbold": '"move"'}[game]
-    deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None:
-        if log.exists() and any(first in line for line in log.read_text().splitlines()):
-            break
-        time.sleep(0.005)
-    if proc.poll() is not None:
-        pytest.skip("the review finished before it could be killed (machine too fast for this check)")
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    kill_review([sim / "video.mp4", "--game", game, "--setup", sim / "actions.jsonl", "--calls", sim / "actions.jsonl",
+                 "--perception", "truth"], out, {"crazy-kick": '"play"', "fodbold": '"move"'}[game])
+    log = out / "actions.jsonl"
     records, bad = read_jsonl_tolerant(out / "events.jsonl")
     assert records and bad in ([], [len(records) + 1])   # at most the line being written is cut
     done, truth = actions(log, game), actions(sim / "actions.jsonl", game)
