@@ -24,24 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .cardsets import _quad_iou
+
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
 RECALL_POINTS = np.linspace(0, 1, 101)
 
 
 class EvalError(ValueError):
     pass
-
-
-def quad_iou(a, b) -> float:
-    """Intersection over union of two convex quadrilaterals (4x2)."""
-    import cv2
-
-    from .cardsets import _ccw
-
-    a, b = _ccw(np.asarray(a, np.float32)), _ccw(np.asarray(b, np.float32))
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def iou_matrix(preds: list, gts: list) -> np.ndarray:
@@ -54,7 +44,7 @@ def iou_matrix(preds: list, gts: list) -> np.ndarray:
     touch = ((pb[:, None, 0] < gb[None, :, 2]) & (gb[None, :, 0] < pb[:, None, 2])
              & (pb[:, None, 1] < gb[None, :, 3]) & (gb[None, :, 1] < pb[:, None, 3]))
     for i, j in zip(*np.nonzero(touch)):
-        m[i, j] = quad_iou(preds[i], gts[j])
+        m[i, j] = _quad_iou(preds[i], gts[j])
     return m
 
 

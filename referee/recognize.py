@@ -195,14 +195,20 @@ class ObbDetector:
             raise ValueError(f"conf must be in [0, 1) and iou in (0, 1], got {conf}, {iou}")
         self.engine, self.backend = _engine(path, "obb", backend)
         self.path, self.names, self.imgsz = Path(path), self.engine.names, self.engine.imgsz
-        if imgsz is not None and imgsz != self.imgsz:
-            if imgsz % 32 or imgsz < 64:
-                raise ValueError(f"imgsz must be a multiple of 32 and at least 64, got {imgsz}")
-            if getattr(self.engine, "fixed_size", False):
-                raise DetectorError(f"{path}: exported for {self.imgsz} px input only; export it with a "
-                                    f"dynamic size to run it at {imgsz} px")
-            self.imgsz = imgsz
+        if imgsz is not None:
+            self.set_imgsz(imgsz)
         self.conf, self.iou = conf, iou
+
+    def set_imgsz(self, imgsz: int) -> None:
+        """Run the network at another input size (a dynamic export only)."""
+        if imgsz == self.imgsz:
+            return
+        if imgsz % 32 or imgsz < 64:
+            raise ValueError(f"imgsz must be a multiple of 32 and at least 64, got {imgsz}")
+        if getattr(self.engine, "fixed_size", False):
+            raise DetectorError(f"{self.path}: exported for {self.imgsz} px input only; export it with a "
+                                f"dynamic size to run it at {imgsz} px")
+        self.imgsz = imgsz
 
     def raw(self, tensor: np.ndarray) -> np.ndarray:
         return self.engine(tensor)

@@ -145,13 +145,10 @@ class ModelPerception:
         self.bounds = view_bounds(self.game, getattr(mapper, "layout", None), self.view_mm)
         x0, y0, x1, y1 = self.bounds
         wanted = max(384, int(np.ceil(max(x1 - x0, y1 - y0) * DETECTOR_PX_PER_MM / 32)) * 32)
-        detector = self.recognizer.detector
-        if wanted != detector.imgsz:
-            try:
-                self.recognizer.detector = type(detector)(detector.path, backend=detector.backend,
-                                                          conf=detector.conf, iou=detector.iou, imgsz=wanted)
-            except DetectorError as e:  # a fixed-size export: run it at its size
-                print(f"note: {e}", file=sys.stderr)
+        try:
+            self.recognizer.detector.set_imgsz(wanted)
+        except DetectorError as e:  # a fixed-size export: run it at its size
+            print(f"note: {e}", file=sys.stderr)
 
     def perceive(self, frame: Frame):
         import cv2
