@@ -35,6 +35,7 @@ class GameParts:
     layout: Callable[[Any], Any]                     # setup action -> calibration Layout
     adapter: Callable[[Any, Any, dict], Any]         # (engine, layout, options) -> adapter
     phrases: str                                     # phrasebook name
+    kind_of: Callable[[str], str] | None = None      # which labels the tracker may take for one object
 
 
 def _crazy_parts() -> GameParts:
@@ -73,6 +74,7 @@ def _fodbold_parts() -> GameParts:
     from .calibration.layouts import fodbold_layout
     from .games.fodbold.actions import ACTION_ADAPTER
     from .games.fodbold.adapter import FodboldAdapter
+    from .games.fodbold.labels import piece_kind
     from .games.fodbold.loader import load_board, load_decks
     from .games.fodbold.rules import FodboldGame
 
@@ -83,6 +85,7 @@ def _fodbold_parts() -> GameParts:
         adapter=lambda game, layout, opts: FodboldAdapter(
             game, layout, **{k: opts[k] for k in ("correction_frames",) if k in opts}),
         phrases="fodbold",
+        kind_of=piece_kind,
     )
 
 
@@ -112,7 +115,7 @@ class GameSession:
         self.setup_dict = setup
         self.layout = layout if layout is not None else self.parts.layout(self.setup)
         self.options = dict(options or {})
-        self.tracker = Tracker(tracker_settings)
+        self.tracker = Tracker(tracker_settings, self.parts.kind_of)
         self.announcer, self.phrase = announcer, phrase
         self.events: list[Event] = []
         self.out_dir = Path(out_dir) if out_dir else None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter, deque
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -96,10 +96,17 @@ class Observation:
 
 
 class Tracker:
-    """``update(frame, detections) -> [Observation]``, one call per frame, frames in order."""
+    """``update(frame, detections) -> [Observation]``, one call per frame, frames in order.
 
-    def __init__(self, settings: TrackerSettings = TrackerSettings()):
+    ``kind_of(label)`` says which labels are the same kind of object (default: each label its own
+    kind). A detection of the same kind may keep a moving object's track and re-identify a hidden
+    one even when the label differs: fodbold's pieces are told apart by a small number the
+    classifier often misreads, but a red piece is never a blue one, and a piece carried across the
+    board is the one that left its square, not a new object. The label is still the majority vote."""
+
+    def __init__(self, settings: TrackerSettings = TrackerSettings(), kind_of: Callable[[str], str] | None = None):
         self.settings = settings
+        self.kind_of = kind_of or (lambda label: label)
         self.tracks: list[Track] = []
         self._ids = itertools.count(1)  # per tracker, not global: two trackers never share state
         self.frame = -1
@@ -184,13 +191,15 @@ class Tracker:
         tx = np.array([[t.x, t.y] for t in self.tracks])
         dx = np.array([[d.x, d.y] for d in dets])
         dist = np.linalg.norm(tx[:, None, :] - dx[None, :, :], axis=2)
-        other = np.array([[t.label != d.label for d in dets] for t in self.tracks])
+        kind = self.kind_of
+        other = np.array([[kind(t.label) != kind(d.label) for d in dets] for t in self.tracks])
         # another label may only take over an object lying at rest, at its resting place: a card
         # sliding over another on its way into the trick must not drag that one along
         rest = np.array([t.rest if t.rest is not None else (np.inf, np.inf) for t in self.tracks])
         near_rest = np.linalg.norm(rest[:, None, :] - dx[None, :, :], axis=2) <= s.relabel_within_mm
         allowed = (dist <= s.max_distance_mm) & (~other | near_rest)
-        cost = np.where(allowed, dist + other * s.relabel_within_mm, 1e9)
+        misread = np.array([[t.label != d.label for d in dets] for t in self.tracks])  # same kind, other label
+        cost = np.where(allowed, dist + other * s.relabel_within_mm + (misread & ~other) * s.still_mm, 1e9)
         rows, cols = linear_sum_assignment(cost)
         matches = [(r, c) for r, c in zip(rows, cols) if cost[r, c] < 1e9]
         mt = {r for r, _ in matches}
@@ -201,10 +210,10 @@ class Tracker:
             if c in md:
                 continue
             hidden = [r for r in range(len(self.tracks)) if r not in mt and self.tracks[r].confirmed
-                      and self.tracks[r].misses > 0 and self.tracks[r].label == dets[c].label
+                      and self.tracks[r].misses > 0 and kind(self.tracks[r].label) == kind(dets[c].label)
                       and np.hypot(*(tx[r] - dx[c])) <= s.reid_distance_mm]
-            if hidden:
-                r = min(hidden, key=lambda r: np.hypot(*(tx[r] - dx[c])))
+            if hidden:  # the same label first, then the nearest
+                r = min(hidden, key=lambda r: (self.tracks[r].label != dets[c].label, np.hypot(*(tx[r] - dx[c]))))
                 matches.append((r, c))
                 mt.add(r)
                 md.add(c)

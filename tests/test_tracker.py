@@ -87,6 +87,38 @@ def test_a_piece_lifted_and_put_down_elsewhere_is_a_move():
     assert obs[1].from_xy == pytest.approx((100, 100)) and (obs[1].x, obs[1].y) == pytest.approx((200, 150))
 
 
+def colour(label):
+    return label.split("-")[0]
+
+
+def test_a_piece_whose_number_is_misread_on_the_way_keeps_its_track_with_kind_of():
+    # read as a 6 from the moment it is picked up; only the colour is the kind
+    frames = [[D("red-9", 100, 100)]] * 6 + [[D("red-6", 100 + 20 * i, 100)] for i in range(1, 6)]
+    frames += [[D("red-6", 200, 100)]] * 6
+    t = Tracker(S, kind_of=colour)
+    obs = []
+    for dets in frames:
+        obs += t.update(t.frame + 1, dets)
+    assert [(o.kind, o.track_id) for o in obs] == [("appeared", 1), ("moved", 1), ("relabelled", 1)]
+    plain = Tracker(S)  # without kind_of it is a new object, and the piece that left vanishes later
+    obs = []
+    for dets in frames + [[D("red-6", 200, 100)]] * 12:
+        obs += plain.update(plain.frame + 1, dets)
+    assert [(o.kind, o.track_id) for o in obs] == [("appeared", 1), ("appeared", 2), ("vanished", 1)]
+
+
+def test_a_hidden_piece_seen_again_with_another_number_is_the_same_piece_with_kind_of():
+    frames = [[D("red-9", 100, 100), D("blue-9", 400, 100)]] * 6 + [[D("blue-9", 400, 100)]] * 3
+    frames += [[D("red-7", 200, 150), D("blue-9", 400, 100)]] * 6  # put down elsewhere, read as a 7
+    t = Tracker(S, kind_of=colour)
+    obs = []
+    for dets in frames:
+        obs += t.update(t.frame + 1, dets)
+    moved = [o for o in obs if o.kind == "moved"]
+    assert len(moved) == 1 and moved[0].track_id == 1 and moved[0].from_xy == pytest.approx((100, 100))
+    assert not any(o.kind == "appeared" and o.track_id > 2 for o in obs)  # no new object for it
+
+
 def test_low_confidence_detections_are_ignored():
     t = Tracker(S)
     assert step(t, [[D("G7", 100, 100, confidence=0.1)]] * 10) == {}

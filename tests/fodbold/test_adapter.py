@@ -72,12 +72,28 @@ def test_a_misread_card_and_a_misread_piece_are_corrected():
     tb.see("appeared", 1, "R03", BESIDE)  # 4 or 9: read wrongly
     out = tb.see("relabelled", 1, "R06", BESIDE, old="R03", frames=5)
     assert out == [Correction(0, {**tb.ad.log[0], "card": "R06"})] and tb.game.pos.card == "R06"
-    tb.see("moved", 2, "red-9", "c11", came_from="c9")  # 9 is on g10: read wrongly, and 'from' left out
-    assert "from" not in tb.ad.log[-1] and tb.kinds()[-2:] == ["solo", "moved"]
+    # a piece first seen somewhere the engine has no red piece (carried there unseen) is named by its label
+    tb.see("appeared", 2, "red-9", "c11")  # 9 is on g10: read wrongly, and no 'from'
+    assert tb.ad.log[-1]["piece"] == 9 and "from" not in tb.ad.log[-1] and tb.kinds()[-2:] == ["solo", "moved"]
     out = tb.see("relabelled", 2, "red-7", "c11", old="red-9", frames=5)
     assert isinstance(out[0], Correction) and tb.ad.log[1]["piece"] == 7
     assert tb.game.pos.squares[("red", 7)] == BOARD.parse("c11") and tb.game.violations == []
     assert tb.kinds() == ["card_drawn", "pass", "moved"]
+
+
+def test_a_piece_is_the_one_that_left_its_square_whatever_number_is_read_on_it():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("appeared", 2, "red-9", "c9")  # red 7 stands on c9: read wrongly, no call
+    assert len(tb.ad.log) == 1
+    tb.see("moved", 2, "red-4", "c11", came_from="c9")  # carried on, still misread
+    assert tb.ad.log[-1] == {"type": "move", "team": "red", "piece": 7, "from": "c9", "to": "c11", "t": 3.0,
+                             "frame": 90, "source": "camera"}
+    assert tb.kinds() == ["card_drawn", "pass", "moved"]
+    assert tb.see("relabelled", 2, "red-9", "c11", old="red-4") == []  # later misreads change nothing
+    tb.see("moved", 3, "blue-3", "k8", came_from="k12")  # first seen moving, from blue 7's square
+    assert {k: tb.ad.log[-1][k] for k in ("team", "piece", "from", "to")} == {
+        "team": "blue", "piece": 7, "from": "k12", "to": "k8"}
 
 
 def test_a_piece_put_back_after_a_refused_move_or_nudged_one_square_is_no_call():

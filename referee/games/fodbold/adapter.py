@@ -9,6 +9,13 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   piece back on the square the engine has it on (the table put back a piece the engine refused, a
   piece straightened on its square) is no move. A piece seen on a square again after a hand hid it
   for long (a new track) is treated the same way.
+- **Which piece it is** comes from where it has been more than from its number, which the classifier
+  misreads more often than a piece changes places (and the tracker keeps one object for a piece of
+  one colour whatever number it reads: ``labels.piece_kind``). A piece first seen on a square where
+  the engine has a piece of its colour is that piece (a team never has two pieces on one square);
+  it keeps that name wherever it is carried, and later readings of another number on it are
+  ignored. Only a piece first seen where the engine has none of its colour (it was carried there
+  unseen) is named by its label, and a relabel of such a piece may correct the move it made.
 - **A nudge is not a move.** A piece that is not expected to move (it is not the team's turn, no
   card awaits its move, or the card does not let that piece move) and sits one square from where
   the engine has it was knocked by a hand: no call. Two squares or more is a move, and the engine
@@ -64,6 +71,7 @@ class FodboldAdapter:
         self.log: list[dict] = []
         self.ball_square: str | None = None
         self._made: dict[int, dict] = {}  # track id -> the action it made
+        self._named: dict[int, tuple[tuple[str, int], bool]] = {}  # track id -> (piece, named by its square)
 
     # ---- operator calls ----------------------------------------------------------------------
 
@@ -80,6 +88,7 @@ class FodboldAdapter:
     def observe(self, obs, t: float | None = None) -> list:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
         if obs.kind == "vanished":
+            self._named.pop(obs.track_id, None)
             return []
         if obs.kind == "relabelled":
             return self._relabelled(obs, t)
@@ -102,8 +111,30 @@ class FodboldAdapter:
             return None
         return name
 
-    def _piece(self, obs, p: tuple[str, int], t) -> list:
+    def _identify(self, obs, label: tuple[str, int]) -> tuple[str, int]:
+        """The piece a track is: the name it was given, else the engine's piece of its colour on the
+        square it rested on (before this move) or rests on, else its label."""
+        known = self._named.get(obs.track_id)
+        if known is not None:
+            return known[0]
+        squares = self.game.pos.squares
+        for xy in (obs.from_xy, (obs.x, obs.y)):
+            sq = self._square(xy) if xy is not None else None
+            if sq is None:
+                continue
+            here = self.game.board.parse(sq)
+            piece = next((p for p, at in squares.items() if p[0] == label[0] and at == here), None)
+            if piece is not None:
+                for tid in [k for k, (named, _) in self._named.items() if named == piece]:
+                    del self._named[tid]  # a track of it lost meanwhile: the newer sighting is the piece
+                self._named[obs.track_id] = (piece, True)
+                return piece
+        self._named[obs.track_id] = (label, False)
+        return label
+
+    def _piece(self, obs, label: tuple[str, int], t) -> list:
         game = self.game
+        p = self._identify(obs, label)
         there = game.pos.squares.get(p)
         to = self._square((obs.x, obs.y))
         if there is None or to is None:
@@ -168,6 +199,12 @@ class FodboldAdapter:
         return [self._emit({"type": "move", "team": pick[0], "piece": pick[1], "from": sq, "to": sq}, t, frame, None)]
 
     def _relabelled(self, obs, t) -> list:
+        named = self._named.get(obs.track_id)
+        piece = parse_piece(obs.label)
+        if named is not None and piece is not None:
+            if named[1] or named[0][0] != piece[0]:
+                return []  # named by its square (or another colour read on it): a misread number
+            self._named[obs.track_id] = (piece, False)  # named by its label: the better reading wins
         done = self._made.get(obs.track_id)
         i = next((k for k, a in enumerate(self.log) if a is done), None)  # None: undone meanwhile
         if (i == len(self.log) - 1 and obs.frame - done.get("frame", obs.frame) <= self.correction_frames

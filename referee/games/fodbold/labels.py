@@ -37,6 +37,14 @@ def parse_piece(label: str) -> tuple[str, int] | None:
     return (m.group(1), int(m.group(2))) if m else None
 
 
+def piece_kind(label: str) -> str:
+    """What the tracker may take for one object: a piece's colour (``piece-red``), never its
+    number, which the classifier misreads more often than a piece changes places; any other
+    label is its own kind."""
+    piece = parse_piece(label)
+    return f"piece-{piece[0]}" if piece else label
+
+
 def piece_labels() -> list[str]:
     return [piece_label(t, n) for t in TEAMS for n in PIECE_NUMBERS]
 
