@@ -95,6 +95,8 @@ def crazy_kick_en(e: Event) -> str | None:
         return f"Final whistle: {d['winner']} wins {max(s.values())}-{min(s.values())}"
     if e.type == "ball_out":
         return f"Ball out, play on from {d['ball']}"
+    if e.type == "play_on":
+        return f"I missed a card. Play on from {d['ball']}"
     if e.type == "violation":
         kind = d["violation"]
         detail = d.get("detail") or ""

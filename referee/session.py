@@ -141,7 +141,7 @@ class GameSession:
                 if isinstance(out, dict):
                     new += self._apply(out)
                 else:
-                    new += self._correct(out.index, f"{obs.label} (was read as {obs.old_label})", t)
+                    new += self._correct(out.index, out.why or f"{obs.label} (was read as {obs.old_label})", t)
         return new
 
     def choose(self, *args, t: float | None = None, **kwargs) -> list[Event]:

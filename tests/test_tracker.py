@@ -107,18 +107,6 @@ def test_a_piece_whose_number_is_misread_on_the_way_keeps_its_track_with_kind_of
     assert [(o.kind, o.track_id) for o in obs] == [("appeared", 1), ("appeared", 2), ("vanished", 1)]
 
 
-def test_a_hidden_piece_seen_again_with_another_number_is_the_same_piece_with_kind_of():
-    frames = [[D("red-9", 100, 100), D("blue-9", 400, 100)]] * 6 + [[D("blue-9", 400, 100)]] * 3
-    frames += [[D("red-7", 200, 150), D("blue-9", 400, 100)]] * 6  # put down elsewhere, read as a 7
-    t = Tracker(S, kind_of=colour)
-    obs = []
-    for dets in frames:
-        obs += t.update(t.frame + 1, dets)
-    moved = [o for o in obs if o.kind == "moved"]
-    assert len(moved) == 1 and moved[0].track_id == 1 and moved[0].from_xy == pytest.approx((100, 100))
-    assert not any(o.kind == "appeared" and o.track_id > 2 for o in obs)  # no new object for it
-
-
 def test_low_confidence_detections_are_ignored():
     t = Tracker(S)
     assert step(t, [[D("G7", 100, 100, confidence=0.1)]] * 10) == {}

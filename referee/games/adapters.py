@@ -8,10 +8,12 @@ from dataclasses import dataclass
 class Correction:
     """The action at ``index`` in the action log was replaced by ``action`` (a card read wrongly at
     first), or removed when ``action`` is None (a play the camera took back). The adapter has already
-    changed its log; the session re-scores it."""
+    changed its log; the session re-scores it. ``why``: what the event log says (default: the
+    label read anew)."""
 
     index: int
     action: dict | None
+    why: str | None = None
 
 
 def camera_action(action: dict, t: float | None, frame: int | None) -> dict:

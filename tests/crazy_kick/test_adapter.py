@@ -122,6 +122,42 @@ def test_the_card_under_an_illegal_card_taken_back_is_no_play():
     assert tb.kinds() == ["kickoff", "not_on_card"]  # one call, not three
 
 
+def _missed_keeper_then(tb):
+    """The keeper R01 laid under a hand (never seen), a pass on it seen: (that card, one that follows it)."""
+    cat, game = tb.game.catalog, tb.game
+    a = next(c.id for c in cat if c.team == "red" and not (c.is_goal or c.is_keeper) and game.follows("R01", c.id))
+    z = next(c.id for c in cat if not (c.is_goal or c.is_keeper) and game.follows(a, c.id))
+    return a, z
+
+
+def test_a_card_the_table_plays_on_from_counts_when_the_camera_missed_the_one_before():
+    tb = Table()
+    a, z = _missed_keeper_then(tb)
+    tb.see("appeared", 1, a, CENTRE)
+    assert tb.kinds() == ["no_keeper"]  # called: the camera knows of no keeper
+    out = tb.see("relabelled", 1, z, CENTRE, old=a)  # the next card laid on it a second later
+    assert [type(o) for o in out] == [Correction] and "missed" in out[0].why
+    assert tb.ad.log[0]["missed_before"] is True and tb.game.violations == []  # the call is withdrawn
+    same = tb.game.catalog[z].team == "red"
+    assert tb.kinds() == ["play_on", "pass" if same else "tackle"] and tb.game.top.id == z
+    assert [c.id for c in tb.game.pile] == [a, z] and tb.game.attacks == 1
+
+
+def test_a_refused_card_taken_back_stays_a_foul_whatever_comes_next():
+    tb = Table()
+    a, z = _missed_keeper_then(tb)
+    tb.see("appeared", 1, a, CENTRE)
+    tb.see("moved", 1, a, PILE["Ann"], from_xy=CENTRE)  # taken back: the table agreed with the call
+    tb.see("appeared", 2, z, CENTRE)
+    assert tb.kinds() == ["no_keeper", "no_keeper"] and not any(a.get("missed_before") for a in tb.ad.log)
+    tb2 = Table()
+    tb2.see("appeared", 1, a, CENTRE)
+    other = next(c.id for c in tb2.game.catalog if not (c.is_goal or c.is_keeper)
+                 and not tb2.game.follows(a, c.id) and c.id != a)
+    tb2.see("appeared", 2, other, CENTRE)  # does not follow it either: no sign of a missed card
+    assert tb2.kinds() == ["no_keeper", "no_keeper"]
+
+
 def test_who_laid_it_is_left_open_rather_than_guessed():
     tb = Table()
     tb.see("appeared", 1, "R01", (0, 80))  # nearer Ann and Bob alike: no guess

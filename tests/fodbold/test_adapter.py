@@ -109,6 +109,16 @@ def test_a_piece_put_back_after_a_refused_move_or_nudged_one_square_is_no_call()
     assert tb.kinds()[-2:] == ["pass", "moved"]
 
 
+def test_a_piece_seen_on_a_teammates_square_is_two_pieces_confused_not_a_move():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("appeared", 2, "red-7", "c9")
+    tb.see("moved", 2, "red-7", "g6", came_from="c9")  # red 8 stands on g6
+    assert len(tb.ad.log) == 1 and tb.game.violations == []
+    tb.see("moved", 2, "red-7", "c11", came_from="g6")  # then where it really went
+    assert tb.ad.log[-1]["piece"] == 7 and tb.kinds() == ["card_drawn", "pass", "moved"]
+
+
 def test_a_clear_move_out_of_turn_is_called():
     tb = Table()
     tb.see("moved", 5, "blue-7", "k9", came_from="k12")

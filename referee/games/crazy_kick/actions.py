@@ -95,6 +95,8 @@ class Play(_Action):
     t: float = Field(ge=0, description="seconds from the start of the game or video")
     card: str
     player: Optional[str] = Field(None, description="who laid it, when seen")
+    missed_before: bool = Field(False, description="the camera missed a card before this one (the table played "
+                                "on from this card): it is laid without asking whether it follows the top")
 
 
 class BallOut(_Action):

@@ -35,6 +35,14 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   covered, played while its view of the player's piles shows other tops, means that view was out
   of date (a card turned up and laid within a moment, under a hand): the pile it was last seen on
   is reported unseen first, and no foul is called.
+- **The table plays on from a card the engine refused.** A card that did not follow the top the
+  engine knew (``no_keeper``, ``not_on_card``), stays on the pile, and has the next card laid on it
+  that follows it (while that card does not follow the engine's top) shows that the camera missed
+  a card before it: the table played on. Its play is corrected to ``missed_before`` (laid
+  unchecked, the event ``play_on``), which withdraws the foul, and the new card is judged on it.
+  Without this one missed card made every later card look illegal until the next goalkeeper
+  (measured: three false ``no_keeper`` calls in a row, scripts/bench_referee.py seed 9001). A card
+  taken back off the pile (it left the centre or vanished) was a foul the table agreed with.
 - **Goal cards set aside.** A goal card coming to rest in a goal area that the engine has not
   counted and this adapter never played (the camera missed it on the pile: a hand covered it) is
   played then; one already played (counted, or refused) is not played twice.
@@ -94,6 +102,7 @@ class CrazyKickAdapter:
         self._dirty: set[str] = set()                       # players whose tops changed since the last table
         self._covered: dict[str, str] = {}                  # card id -> player on whose pile it was covered
         self._last_xy: dict[str, tuple[float, float]] = {}  # card id -> where it last lay on a pile
+        self._taken_back: set[int] = set()                  # tracks that left the centre (or vanished)
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -119,6 +128,12 @@ class CrazyKickAdapter:
             return []
         out: list = []
         here = (obs.x, obs.y)
+        if obs.kind == "vanished" or (obs.kind == "moved" and obs.from_xy is not None
+                                      and self.centre.contains(obs.from_xy) and not self.centre.contains(here)):
+            self._taken_back.add(obs.track_id)
+        elif (obs.kind == "relabelled" and card is not None and self.game.in_play(card.id) == "pile"
+              and self.centre.contains(here)):
+            self._taken_back.add(obs.track_id)  # the card under it shows again
         if card is None or obs.kind == "vanished":
             pass
         elif self.centre.contains(here):
@@ -154,13 +169,23 @@ class CrazyKickAdapter:
         return self._play(obs, card, t)
 
     def _play(self, obs, card, t) -> list:
+        played_on = self._played_on(card)
         action = {"type": "play", "card": card.id}
         player = self._who(obs, card)
         out = self._unseen_first(card.id, player, t, obs.frame)
         if player is not None:
             action["player"] = player
+        if played_on is not None:
+            # the refused card counts after all; the session re-scores the log, the new play in it
+            i, tid = played_on
+            fixed = {**self.log[i], "missed_before": True}
+            self.log[i] = fixed
+            self._plays[tid] = (fixed, self._plays[tid][1])
+            out = [Correction(i, fixed, why=f"{card.id} was laid on {fixed['card']}: a card before it was missed")]
         self._emit(action, t, obs.frame)
         self._plays[obs.track_id] = (action, obs.frame)
+        if played_on is not None:
+            action = None
         self._covered.pop(card.id, None)
         if card.is_goal:
             self._covered.clear()  # everyone picks up and lays out again
@@ -169,7 +194,23 @@ class CrazyKickAdapter:
                 if masked is not None and masked[0] == card.id:
                     cards[tid] = (label, x, y, None)
                     self._dirty.add(p)
-        return out + [action]
+        return out + ([action] if action is not None else [])
+
+    def _played_on(self, card) -> tuple[int, int] | None:
+        """(log index, track) of the last play when the engine refused it for not following the top,
+        its card still lies on the pile, and ``card`` follows it but not the engine's top."""
+        i = next((k for k in range(len(self.log) - 1, -1, -1) if self.log[k].get("type") == "play"), None)
+        if i is None:
+            return None
+        last = self.log[i]
+        tid = next((k for k, (a, _) in self._plays.items() if a is last), None)
+        prev = self.game.catalog.cards.get(last["card"])
+        if (tid is None or tid in self._taken_back or prev is None or prev.is_goal or prev.id == card.id
+                or last.get("missed_before") or self.game.in_play(prev.id) is not None
+                or self.game.is_legal(prev.id) or self.game.is_legal(card.id)
+                or not self.game.follows(prev.id, card.id)):
+            return None
+        return i, tid
 
     def _unseen_first(self, card_id: str, player: str | None, t, frame) -> list:
         """With ``track_piles`` the engine flags a card that was not on top of the player's piles.

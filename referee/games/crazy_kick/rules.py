@@ -104,6 +104,11 @@ class CrazyKickGame:
         return (card is not None and not self.over and self.in_play(card_id) is None
                 and self._follows(self.top, card))
 
+    def follows(self, top_id: str, card_id: str) -> bool:
+        """Whether ``card_id`` may be laid on ``top_id`` (rules 6, 7 and 10), whatever the pile holds now."""
+        top, card = self.catalog.cards.get(top_id), self.catalog.cards.get(card_id)
+        return top is not None and card is not None and self._follows(top, card)
+
     def legal_cards(self, visible: Iterable[str | None] | None = None) -> list[str]:
         """The cards that may be laid now: among ``visible`` (the top cards of all piles), or, when
         None, among every card outside the centre pile and the goals set aside."""
@@ -191,6 +196,9 @@ class CrazyKickGame:
         if who is not None and owner is not None and owner != who:
             self._violate("not_his_card", who, f"{self._label(card)} was dealt to {owner}, not {who}", a)
             return
+        if a.missed_before and not card.is_goal:
+            self._play_on(card, a)
+            return
         tops = self.tops.get(who) if who is not None and self.options.track_piles else None
         if tops and None not in tops and card.id not in tops:
             # Only the top card of a pile may go to the middle; proven only when every top was seen.
@@ -240,6 +248,17 @@ class CrazyKickGame:
         else:
             self._emit("tackle", a, NOTABLE, team=card.team, by=card.name, **{"from": top.name},
                        ball=card.name, look_for=self.look_for(), **common)
+
+    def _play_on(self, card: KickCard, a: Play) -> None:
+        """A card the camera saw the table play on from, though it did not follow the top the camera
+        knew: the card(s) between were missed. It is laid unchecked; play goes on from it."""
+        if self.top is None:
+            self.attacks += 1  # the goalkeeper that started this attack was missed
+        self.pile.append(card)
+        self.cards_played += 1
+        self._seen_leaving(card.id, a.player)
+        self._emit("play_on", a, ROUTINE, card=card.id, player=a.player, team=card.team, ball=card.name,
+                   look_for=self.look_for())
 
     def _goal(self, card: KickCard, top: KickCard, a: Play) -> None:
         # Rules 10-12: the goal card is set aside and counts; the pile goes back to its teams.

@@ -16,6 +16,10 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   it keeps that name wherever it is carried, and later readings of another number on it are
   ignored. Only a piece first seen where the engine has none of its colour (it was carried there
   unseen) is named by its label, and a relabel of such a piece may correct the move it made.
+- **Never onto a teammate.** A piece seen coming to rest on the square where the engine has one of
+  its own team is the camera confusing two pieces (a track taken over by a neighbour the classifier
+  read with the same number), not a move: a team never shares a square. No call (measured: all 16
+  false calls of scripts/bench_referee.py fodbold seed 9002 were such moves).
 - **A nudge is not a move.** A piece that is not expected to move (it is not the team's turn, no
   card awaits its move, or the card does not let that piece move) and sits one square from where
   the engine has it was knocked by a hand: no call. Two squares or more is a move, and the engine
@@ -142,6 +146,8 @@ class FodboldAdapter:
         here = game.board.parse(to)
         if here == there:
             return []
+        if any(q != p and q[0] == p[0] and at == here for q, at in game.pos.squares.items()):
+            return []  # onto a teammate's square: two pieces confused by the camera
         expected = game.phase == "move" and p[0] == game.pos.to_play and p in game.allowed_movers()
         if not expected and chebyshev(here, there) < 2:
             return []  # knocked one square by a hand: no call
