@@ -157,6 +157,16 @@ def test_a_player_who_stays_put_is_inferred_when_the_other_team_shows_its_card()
     assert tb2.ad.log[1]["piece"] == 9 and tb2.game.violations == [] and tb2.game.pos.to_play == "blue"
 
 
+def test_when_the_ball_token_is_seen_on_no_one_who_may_stay_the_nearest_stays():
+    tb = Table()
+    tb.see("appeared", 1, "R19", BESIDE)  # red 1 or 10; 9 (not on the card) has the ball on g10
+    tb.see("moved", 2, "ball", "g2", came_from="g10")  # to the keeper on g1, read one square off
+    tb.see("appeared", 3, "B03", (420, -300))
+    assert [strip(a) for a in tb.ad.log[1:]] == [{"type": "move", "team": "red", "piece": 1, "to": "g1"},
+                                                  {"type": "draw", "team": "blue", "card": "B03"}]
+    assert tb.game.violations == [] and tb.game.pos.to_play == "blue"
+
+
 def test_a_shot_card_after_the_other_team_stayed_put_is_the_shooters():
     tb = Table(position="1g1,9g17*/1g20,4c14 blue 0-0")  # blue to play, red has the ball in blue's zone
     tb.see("appeared", 1, "B03", BESIDE)  # blue 4 (9 is not on the board) ...
