@@ -43,7 +43,7 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   ball stayed with him, else, for the team without the ball, a player who may stay. When the ball
   token is seen with none of those who may stay, the nearest to it stays (a guess: without the
   staying move every later card would look out of turn; measured on scripts/bench_referee.py
-  fodbold seed 9001, a missed ball token made 8 false calls).
+  fodbold seed 9001, a misread ball token made all 10 of its false calls).
 - **The ball** token makes no action of its own: the engine knows who has it from the cards and
   moves. The adapter keeps the square it was last seen on (``ball_square``) for the staying move
   above and for the overlay.
