@@ -111,6 +111,15 @@ class WavSpeaker:
         part = Path(self._tmp.name) / f"{len(self.phrases)}.wav"
         self._engine.save_to_file(text, str(part))
         self._engine.runAndWait()
+        # espeak's first run may return before the file is written (seen: the first phrase of a game
+        # lost with "No such file"): wait for it a little, then run the queue once more
+        for _ in range(2):
+            deadline = time.monotonic() + 2.0
+            while not (part.is_file() and part.stat().st_size > 44) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            if part.is_file():
+                break
+            self._engine.runAndWait()
         with wave.open(str(part), "rb") as w:
             params, frames = w.getparams(), w.readframes(w.getnframes())
         if self._out is None:
