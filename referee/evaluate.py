@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 
 from .cardsets import _quad_iou
-from .recognize import MODELS_DIR
 
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
 RECALL_POINTS = np.linspace(0, 1, 101)
@@ -197,11 +196,11 @@ def format_report(game: str, result: dict) -> str:
 
 def _cmd(args) -> int:
     from .detector import DetectorError
-    from .recognize import CardRecognizer
+    from .recognize import MODELS_DIR, CardRecognizer
 
     try:
         rec = CardRecognizer(args.game, args.deck or "rook", backend=args.backend, conf=args.conf,
-                             models=Path(args.models))
+                             models=Path(args.models) if args.models else MODELS_DIR)
     except DetectorError as e:
         print(f"referee eval: {e} (train the models with `referee train --game {args.game}`)", file=sys.stderr)
         return 2
@@ -231,7 +230,7 @@ def register(sub) -> None:
                    help="detector confidence floor (default 0.05: AP needs the low-confidence readings too)")
     e.add_argument("--min-visible", type=float, default=0.5,
                    help="objects at least this visible are counted (default 0.5)")
-    e.add_argument("--models", default=str(MODELS_DIR),
+    e.add_argument("--models",
                    help="the folder the game's model files are read from (default: the shipped models/)")
     e.add_argument("--limit", type=int, help="only the first N images")
     e.add_argument("--json", action="store_true", help="the figures as JSON")

@@ -175,8 +175,10 @@ class CrazyKickAdapter:
         out = self._unseen_first(card.id, player, t, obs.frame)
         if player is not None:
             action["player"] = player
-        if played_on is not None:
-            # the refused card counts after all; the session re-scores the log, the new play in it
+        if played_on is None:
+            out.append(action)
+        else:
+            # the refused card counts after all; the session re-scores the whole log, this play in it
             i, tid = played_on
             fixed = {**self.log[i], "missed_before": True}
             self.log[i] = fixed
@@ -184,8 +186,6 @@ class CrazyKickAdapter:
             out = [Correction(i, fixed, why=f"{card.id} was laid on {fixed['card']}: a card before it was missed")]
         self._emit(action, t, obs.frame)
         self._plays[obs.track_id] = (action, obs.frame)
-        if played_on is not None:
-            action = None
         self._covered.pop(card.id, None)
         if card.is_goal:
             self._covered.clear()  # everyone picks up and lays out again
@@ -194,7 +194,7 @@ class CrazyKickAdapter:
                 if masked is not None and masked[0] == card.id:
                     cards[tid] = (label, x, y, None)
                     self._dirty.add(p)
-        return out + ([action] if action is not None else [])
+        return out
 
     def _played_on(self, card) -> tuple[int, int] | None:
         """(log index, track) of the last play when the engine refused it for not following the top,

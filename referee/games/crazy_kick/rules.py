@@ -197,7 +197,7 @@ class CrazyKickGame:
             self._violate("not_his_card", who, f"{self._label(card)} was dealt to {owner}, not {who}", a)
             return
         if a.missed_before and not card.is_goal:
-            self._play_on(card, a)
+            self._lay(card, a)  # the table played on from it: no follow check
             return
         tops = self.tops.get(who) if who is not None and self.options.track_piles else None
         if tops and None not in tops and card.id not in tops:
@@ -238,6 +238,13 @@ class CrazyKickGame:
         if card.is_goal:
             self._goal(card, top, a)
             return
+        if a.missed_before:
+            # the table played on from this card, though it did not follow the top the camera knew:
+            # the card(s) between were missed, so it is neither a kickoff, a pass nor a tackle
+            if top is None:
+                self.attacks += 1  # the goalkeeper that started this attack was missed
+            self._emit("play_on", a, ROUTINE, team=card.team, ball=card.name, look_for=self.look_for(), **common)
+            return
         if top is None:
             self.attacks += 1
             self._emit("kickoff", a, NOTABLE, team=card.team, keeper=card.name, attack=self.attacks,
@@ -248,17 +255,6 @@ class CrazyKickGame:
         else:
             self._emit("tackle", a, NOTABLE, team=card.team, by=card.name, **{"from": top.name},
                        ball=card.name, look_for=self.look_for(), **common)
-
-    def _play_on(self, card: KickCard, a: Play) -> None:
-        """A card the camera saw the table play on from, though it did not follow the top the camera
-        knew: the card(s) between were missed. It is laid unchecked; play goes on from it."""
-        if self.top is None:
-            self.attacks += 1  # the goalkeeper that started this attack was missed
-        self.pile.append(card)
-        self.cards_played += 1
-        self._seen_leaving(card.id, a.player)
-        self._emit("play_on", a, ROUTINE, card=card.id, player=a.player, team=card.team, ball=card.name,
-                   look_for=self.look_for())
 
     def _goal(self, card: KickCard, top: KickCard, a: Play) -> None:
         # Rules 10-12: the goal card is set aside and counts; the pile goes back to its teams.

@@ -124,13 +124,11 @@ class FodboldAdapter:
         known = self._named.get(obs.track_id)
         if known is not None:
             return known[0]
-        squares = self.game.pos.squares
         for xy in (obs.from_xy, (obs.x, obs.y)):
             sq = self._square(xy) if xy is not None else None
             if sq is None:
                 continue
-            here = self.game.board.parse(sq)
-            piece = next((p for p, at in squares.items() if p[0] == label[0] and at == here), None)
+            piece = next((p for p in self.game.pos.at(self.game.board.parse(sq)) if p[0] == label[0]), None)
             if piece is not None:
                 for tid in [k for k, (named, _) in self._named.items() if named == piece]:
                     del self._named[tid]  # a track of it lost meanwhile: the newer sighting is the piece
@@ -149,7 +147,7 @@ class FodboldAdapter:
         here = game.board.parse(to)
         if here == there:
             return []
-        if any(q != p and q[0] == p[0] and at == here for q, at in game.pos.squares.items()):
+        if any(q[0] == p[0] for q in game.pos.at(here)):
             return []  # onto a teammate's square: two pieces confused by the camera
         expected = game.phase == "move" and p[0] == game.pos.to_play and p in game.allowed_movers()
         if not expected and chebyshev(here, there) < 2:
