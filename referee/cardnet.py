@@ -95,38 +95,47 @@ def _to_tensor(batch: np.ndarray):
 
 
 def _augment(x, g):
-    """Light, exposure, colour balance, a shift of up to 3 px, and a random erased patch now and then."""
+    """Light, exposure, colour balance, a shift of up to 3 px, and a random erased patch now and then. The
+    random numbers come from ``g`` on the CPU (the same for any device); the arithmetic runs where ``x`` is."""
     import torch
 
-    n = x.shape[0]
-    x = x * torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=g) + torch.empty(n, 1, 1, 1).uniform_(-0.1, 0.1, generator=g)
-    x = x * torch.empty(n, 3, 1, 1).uniform_(0.92, 1.08, generator=g)
+    n, dev = x.shape[0], x.device
+    gain = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=g).to(dev)
+    offset = torch.empty(n, 1, 1, 1).uniform_(-0.1, 0.1, generator=g).to(dev)
+    x = x * gain + offset
+    x = x * torch.empty(n, 3, 1, 1).uniform_(0.92, 1.08, generator=g).to(dev)
     dx, dy = (int(v) for v in torch.randint(-3, 4, (2,), generator=g))
     x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
     s = x.shape[-1]
     for k in torch.nonzero(torch.rand(n, generator=g) < 0.2).flatten().tolist():
         h, w = (int(v) for v in torch.randint(s // 8, s // 3, (2,), generator=g))
         y0, x0 = (int(v) for v in torch.randint(0, s - max(h, w), (2,), generator=g))
-        x[k, :, y0:y0 + h, x0:x0 + w] = torch.rand(3, 1, 1, generator=g)
+        x[k, :, y0:y0 + h, x0:x0 + w] = torch.rand(3, 1, 1, generator=g).to(dev)
     return x.clamp_(0, 1)
 
 
-def evaluate(net, images: np.ndarray, labels: np.ndarray, batch: int = 256) -> float:
+def evaluate(net, images: np.ndarray, labels: np.ndarray, batch: int = 256, device: str = "cpu") -> float:
     import torch
 
     net.eval()
     right = 0
     with torch.inference_mode():
         for i in range(0, len(images), batch):
-            right += int((net(_to_tensor(images[i:i + batch])).argmax(1).numpy() == labels[i:i + batch]).sum())
+            out = net(_to_tensor(images[i:i + batch]).to(device)).argmax(1).cpu().numpy()
+            right += int((out == labels[i:i + batch]).sum())
     return right / len(labels)
 
 
 def train(data: Path, run_dir: Path, epochs: int, imgsz: int, batch: int, seed: int, lr: float = 3e-3,
-          resume: bool = False, log=print, width: int = 16, init: Path | None = None) -> tuple[Path, dict, float]:
+          resume: bool = False, log=print, width: int = 16, init: Path | None = None, device: str = "cpu",
+          hours: float | None = None) -> tuple[Path, dict, float]:
     """Train on data/{train,val}/CLASS/*.png. Checkpoints run_dir/weights/{last,best}.pt every epoch and a
-    results.csv; ``resume`` continues from last.pt. Returns (best.pt, metrics, minutes)."""
+    results.json; ``resume`` continues from last.pt. ``device``: cpu, cuda or a GPU index. ``hours``: stop
+    after the epoch that passes this much training time (the learning-rate schedule still plans ``epochs``).
+    Returns (best.pt, metrics, minutes)."""
     import torch
+
+    device = torch_device(device)
 
     names = sorted(p.name for p in (data / "train").iterdir() if p.is_dir())
     t0 = time.time()
@@ -145,6 +154,7 @@ def train(data: Path, run_dir: Path, epochs: int, imgsz: int, batch: int, seed: 
         width = ckpt.get("width", 32)
         net.load_state_dict(ckpt["state_dict"])
         log(f"starting from {init}")
+    net = net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * math.ceil(len(xtr) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -170,7 +180,7 @@ def train(data: Path, run_dir: Path, epochs: int, imgsz: int, batch: int, seed: 
         nb = math.ceil(len(order) / batch)
         for b in range(nb):
             idx = order[b * batch:(b + 1) * batch]
-            x, y = _augment(_to_tensor(xtr[idx]), g), torch.from_numpy(ytr[idx])
+            x, y = _augment(_to_tensor(xtr[idx]).to(device), g), torch.from_numpy(ytr[idx]).to(device)
             out = net(x)
             loss = loss_fn(out, y)
             opt.zero_grad()
@@ -183,13 +193,14 @@ def train(data: Path, run_dir: Path, epochs: int, imgsz: int, batch: int, seed: 
             if b % 20 == 0 or b == nb - 1:
                 print(f"\repoch {epoch + 1}/{epochs} {b + 1}/{nb} loss {total / seen:.3f} acc {right / seen:.3f} "
                       f"{time.time() - t_ep:.0f}s", end="", file=sys.stderr, flush=True)
-        val_acc = evaluate(net, xva, yva)
+        val_acc = evaluate(net, xva, yva, device=device)
         history.append({"epoch": epoch + 1, "train_loss": round(total / seen, 4), "train_acc": round(right / seen, 4),
                         "val_top1": round(val_acc, 4), "seconds": round(time.time() - t_ep, 1)})
         print(file=sys.stderr)
         log(f"epoch {epoch + 1}/{epochs}: loss {total / seen:.3f}, train acc {right / seen:.3f}, val top-1 "
             f"{val_acc:.4f} ({time.time() - t_ep:.0f} s)")
-        state = {"cardnet": FORMAT, "names": names, "imgsz": imgsz, "width": width, "state_dict": net.state_dict(),
+        state = {"cardnet": FORMAT, "names": names, "imgsz": imgsz, "width": width,
+                 "state_dict": {k: v.cpu() for k, v in net.state_dict().items()},
                  "epoch": epoch + 1, "metrics": {"val_top1": round(val_acc, 4)}}
         if val_acc > best_acc:
             best_acc = val_acc
@@ -197,7 +208,22 @@ def train(data: Path, run_dir: Path, epochs: int, imgsz: int, batch: int, seed: 
         torch.save({**state, "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "best_acc": best_acc,
                     "history": history}, weights / "last.pt")
         (run_dir / "results.json").write_text(json.dumps(history, indent=1))
+        if hours is not None and time.time() - t0 > hours * 3600 and epoch + 1 < epochs:
+            log(f"stopping after epoch {epoch + 1} of {epochs}: the time limit of {hours:g} h is spent")
+            break
     return weights / "best.pt", {"val_top1": round(best_acc, 4), "epochs_run": len(history)}, (time.time() - t0) / 60
+
+
+def torch_device(name: str):
+    """'cpu', 'cuda' or a GPU index ('0') as a torch.device; a clear error when no such GPU exists."""
+    import torch
+
+    name = str(name)
+    if name == "cpu":
+        return torch.device("cpu")
+    if not torch.cuda.is_available():
+        raise ValueError(f"device {name!r}: torch sees no CUDA GPU here (use --device cpu)")
+    return torch.device(f"cuda:{name}" if name.isdigit() else name)
 
 
 def export_onnx(pt: Path) -> Path:

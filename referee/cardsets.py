@@ -287,24 +287,36 @@ def face_designs(deck: str, styles: int, rng: np.random.Generator, face_width: i
 
 
 def add_face_crops(deck: str, out: str | Path, classes: list[str], size: int, styles: int = 40, per_card: int = 3,
-                   seed: int = 0, face_width: int = 96, loose: bool = False) -> int:
+                   seed: int = 0, face_width: int = 96, loose: bool = False, workers: int = 1) -> int:
     """Add crops of freshly drawn faces in ``styles`` random designs to out/train (many more designs than the
-    rendered scenes hold: the classifier must name cards of designs it never saw)."""
+    rendered scenes hold: the classifier must name cards of designs it never saw). Each design has its own
+    random stream, so ``workers`` processes write the same files as one."""
+    import multiprocessing as mp
+
+    jobs = [(deck, str(out), list(classes), size, styles, per_card, seed, face_width, loose, chunk)
+            for chunk in np.array_split(np.arange(styles), max(1, min(workers, styles)))]
+    if len(jobs) == 1:
+        return _face_crop_job(jobs[0])
+    with mp.get_context("spawn").Pool(len(jobs)) as pool:
+        return sum(pool.map(_face_crop_job, jobs))
+
+
+def _face_crop_job(job) -> int:
     import cv2
 
-    out = Path(out)
-    rng = np.random.default_rng([seed, 0xFACE])
-    designs = face_designs(deck, styles, rng, face_width)
+    deck, out, classes, size, styles, per_card, seed, face_width, loose, chunk = job
+    designs = face_designs(deck, styles, np.random.default_rng([seed, 0xFACE]), face_width)
     n = 0
-    for s in range(styles):
+    for s in (int(v) for v in chunk):
+        rng = np.random.default_rng([seed, 0xFACE, s])
         faces = {c: designs.get(s, c) for c in classes}
         codes = list(faces)
         for c in classes:
-            (out / "train" / c).mkdir(parents=True, exist_ok=True)
+            (Path(out) / "train" / c).mkdir(parents=True, exist_ok=True)
             for k in range(per_card):
                 other = faces[codes[rng.integers(len(codes))]][0].astype(np.float32)
                 crop = _face_crop(rng, faces[c][0].astype(np.float32), faces[c][1], other, size, loose=loose)
-                cv2.imwrite(str(out / "train" / c / f"face{s:03d}_{k}.png"), crop)
+                cv2.imwrite(str(Path(out) / "train" / c / f"face{s:03d}_{k}.png"), crop)
                 n += 1
     return n
 

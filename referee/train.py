@@ -101,7 +101,7 @@ def read_data_yaml(path: Path) -> dict:
 
 
 def ensure_scenes(game: str, deck: str, images: int, seed: int, root: Path = DATASETS_DIR,
-                  style_seed: int | None = None, val: float = 0.1) -> tuple[Path, dict]:
+                  style_seed: int | None = None, val: float = 0.1, workers: int = 1) -> tuple[Path, dict]:
     """The rendered table-view dataset of one deck (built when missing). Returns its folder and recipe."""
     from . import dataset as ds
 
@@ -113,15 +113,16 @@ def ensure_scenes(game: str, deck: str, images: int, seed: int, root: Path = DAT
                        classes="identity", style_seed=style_seed, val_fraction=val)
     if not (out / "data.yaml").is_file():
         print(f"building {out} ({images} table views of the {deck} deck, seed {seed}) ...", file=sys.stderr)
-        ds.build(recipe, out)
+        ds.build(recipe, out, workers=workers)
     return out, {"deck": deck, "images": images, "seed": seed, "style_seed": style_seed, "view": "table",
                  "size": "640x640", "dir": _rel(out)}
 
 
 def train_yolo(data: Path, name: str, task: str, start: str, epochs: int, imgsz: int, device: str, batch: int,
-               seed: int, resume: bool = False, project: Path = RUNS_DIR, workers: int = 2,
+               seed: int, resume: bool = False, project: Path = RUNS_DIR, workers: int = 2, hours: float | None = None,
                **overrides) -> tuple[Path, dict, float]:
-    """One ultralytics training run. Returns (best.pt, final metrics, minutes)."""
+    """One ultralytics training run; ``hours`` caps its time (ultralytics then fits the epochs and the
+    learning-rate schedule into it). Returns (best.pt, final metrics, minutes)."""
     from ultralytics import YOLO
 
     run_dir = project / name
@@ -135,6 +136,8 @@ def train_yolo(data: Path, name: str, task: str, start: str, epochs: int, imgsz:
         if start.endswith(".pt") and not Path(start).is_file():
             raise TrainError(f"{start}: no such weights file (start from a model yaml or the project's own .pt)")
         model = YOLO(start, task=task)
+        if hours is not None:
+            overrides["time"] = hours
         results = model.train(data=str(data), epochs=epochs, imgsz=imgsz, device=device, batch=batch, seed=seed,
                               deterministic=True, workers=workers, project=str(project), name=name, exist_ok=True,
                               plots=False, amp=False, verbose=False, patience=max(10, epochs // 3), **overrides)
@@ -171,7 +174,7 @@ def write_model_card(path: Path, *, name: str, role: str, start: str, names: lis
         "",
         role,
         "",
-        f"- trained: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} on {device}, "
+        f"- trained: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} on {_device_label(device)}, "
         f"{minutes:.1f} minutes, {epochs} epochs, input {imgsz} px, training seed {seed}",
         f"- command: `{command}`" if command else "- command: (library call)",
         f"- start: `{start}` (no pretrained weights, nothing downloaded)",
@@ -197,6 +200,27 @@ def write_model_card(path: Path, *, name: str, role: str, start: str, names: lis
     path.write_text("\n".join(lines) + "\n")
 
 
+def _device_label(device: str) -> str:
+    """'cpu', or the GPU's index with its name (the card should say what it was trained on)."""
+    if str(device) == "cpu":
+        return "cpu"
+    try:
+        import torch
+
+        return f"GPU {device} ({torch.cuda.get_device_name(int(device) if str(device).isdigit() else None)})"
+    except Exception:
+        return f"GPU {device}"
+
+
+def _epochs_run(run_dir: Path, planned: int) -> int | str:
+    """The epochs an ultralytics run really trained (``--hours`` makes it fit its own number)."""
+    table = run_dir / "results.csv"
+    if not table.is_file():
+        return planned
+    done = max(0, len(table.read_text().strip().splitlines()) - 1)
+    return planned if done == planned else f"{done} (fitted into the --hours limit; planned {planned})"
+
+
 def _rel(p: Path) -> str:
     p = Path(p).resolve()
     return str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(p)
@@ -208,7 +232,8 @@ def train_detector(args, command: str) -> Path:
     name = detector_name(args.game)
     decks = [args.deck] if args.deck and args.game == "crazy" else list(SCENE_DECKS[args.game])
     kinds = DETECTOR_KINDS[args.game]
-    scenes = [ensure_scenes(args.game, d, args.images, args.seed, root=Path(args.datasets)) for d in decks]
+    scenes = [ensure_scenes(args.game, d, args.images, args.seed, root=Path(args.datasets), workers=args.workers)
+              for d in decks]
     obb_dir = Path(args.datasets) / f"{name}-obb-s{args.seed}-n{args.images}-{'+'.join(decks)}"
     data = obb_dir / "data.yaml"
     if not data.is_file():
@@ -226,8 +251,9 @@ def train_detector(args, command: str) -> Path:
               f"checkpoints in {Path(args.runs) / name}", file=sys.stderr)
         best, metrics, minutes = train_yolo(data, name, "obb", args.start_det, args.epochs, args.imgsz, args.device,
                                             args.batch, args.seed, resume=args.resume, workers=args.workers,
-                                            project=Path(args.runs),
+                                            project=Path(args.runs), hours=args.hours,
                                             **DET_AUGMENT)
+        epochs = _epochs_run(Path(args.runs) / name, args.epochs)
     # dynamic input size: a larger view of the table runs at a larger size (referee.review.ModelPerception)
     files = ship(best, name, Path(args.out), args.imgsz, dynamic=True)
     write_model_card(Path(args.out) / f"{name}.md", name=name,
@@ -265,7 +291,8 @@ def train_classifier(args, deck: str, command: str) -> Path:
 
     name = classifier_name(args.game, deck)
     scene_deck, kind = CLASSIFIERS[args.game][deck]
-    scenes, recipe = ensure_scenes(args.game, scene_deck, args.images, args.seed, root=Path(args.datasets))
+    scenes, recipe = ensure_scenes(args.game, scene_deck, args.images, args.seed, root=Path(args.datasets),
+                                   workers=args.workers)
     classes = classifier_classes(args.game, deck)
     face_styles = args.face_styles if kind == "card" else 0
     crops = Path(args.datasets) / (f"{name}-crops{args.cls_imgsz}-s{args.seed}-n{args.images}-c{args.copies}"
@@ -278,7 +305,8 @@ def train_classifier(args, deck: str, command: str) -> Path:
         if face_styles:
             print(f"adding {face_styles} more card designs, {args.face_copies} crops per card ...", file=sys.stderr)
             counts["faces"] = add_face_crops(scene_deck, crops, classes, args.cls_imgsz, styles=face_styles,
-                                             per_card=args.face_copies, seed=args.seed, loose=args.loose_crops)
+                                             per_card=args.face_copies, seed=args.seed, loose=args.loose_crops,
+                                             workers=args.workers)
             info = json.loads((crops / "sources.json").read_text())
             (crops / "sources.json").write_text(json.dumps({**info, "face_styles": face_styles,
                                                             "face_crops": counts["faces"]}, indent=2))
@@ -312,8 +340,9 @@ def train_classifier(args, deck: str, command: str) -> Path:
             best, metrics, minutes = cardnet.train(crops, Path(args.runs) / name, args.cls_epochs, args.cls_imgsz,
                                                    args.cls_batch, args.seed, resume=args.resume,
                                                    log=lambda m: print(m, file=sys.stderr, flush=True),
-                                                   width=args.cls_width, init=init, lr=1e-3 if init else 3e-3)
-        except FileNotFoundError as e:
+                                                   width=args.cls_width, init=init, lr=1e-3 if init else 3e-3,
+                                                   device=args.device, hours=args.hours)
+        except (FileNotFoundError, ValueError) as e:
             raise TrainError(str(e)) from None
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -324,7 +353,8 @@ def train_classifier(args, deck: str, command: str) -> Path:
     else:
         best, metrics, minutes = train_yolo(crops, name, "classify", args.start_cls, args.cls_epochs, args.cls_imgsz,
                                             args.device, args.cls_batch, args.seed, resume=args.resume,
-                                            workers=args.workers, project=Path(args.runs), **CLS_AUGMENT)
+                                            workers=args.workers, project=Path(args.runs), hours=args.hours,
+                                            **CLS_AUGMENT)
         files = ship(best, name, Path(args.out), args.cls_imgsz, dynamic=True)
         start = args.start_cls
     counts = json.loads((crops / "sources.json").read_text())
@@ -344,13 +374,15 @@ def train_classifier(args, deck: str, command: str) -> Path:
                 f"a side, light, blur, noise, JPEG).")
     write_model_card(Path(args.out) / f"{name}.md", name=name, role=role,
                      start=start, names=classes, data=_rel(crops), recipe=[recipe],
-                     epochs=args.cls_epochs, imgsz=args.cls_imgsz, device=args.device, minutes=minutes,
+                     epochs=(args.cls_epochs if metrics.get("epochs_run", args.cls_epochs) >= args.cls_epochs else
+                             f"{metrics['epochs_run']} of {args.cls_epochs} (stopped by the --hours limit)"),
+                     imgsz=args.cls_imgsz, device=args.device, minutes=minutes,
                      metrics=metrics, command=command, files=files, seed=args.seed)
     return files[0]
 
 
 TRAIN_OPTIONS = ("game", "deck", "stage", "images", "seed", "epochs", "imgsz", "batch", "cls_epochs", "cls_imgsz",
-                 "cls_batch", "cls_arch", "cls_width", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies", "device", "workers",
+                 "cls_batch", "cls_arch", "cls_width", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies", "device", "workers", "hours",
                  "start_det", "start_cls", "ship_only")
 
 
@@ -392,6 +424,18 @@ def _cmd(args) -> int:
     return 0
 
 
+def _positive_float(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
 def register(sub) -> None:
     t = sub.add_parser("train", help="train the card recognizer of a game: detector and classifiers (offline)",
                        description="Stage 1: a YOLO11n-OBB 'card' detector on the rectified table view (all decks). "
@@ -422,7 +466,11 @@ def register(sub) -> None:
     t.add_argument("--face-styles", type=int, default=40, help="extra card designs drawn for the classifier (default 40)")
     t.add_argument("--face-copies", type=int, default=3, help="crops per card and extra design (default 3)")
     t.add_argument("--device", default="cpu", help="cpu, cuda or a GPU index")
-    t.add_argument("--workers", type=int, default=2, help="data loader processes (default 2)")
+    t.add_argument("--workers", type=int, default=2,
+                   help="processes for rendering, crops and the data loader (default 2)")
+    t.add_argument("--hours", type=_positive_float, default=None,
+                   help="stop training after this much time (the detector fits its epochs into it; the "
+                        "classifier stops after the epoch that passes it)")
     t.add_argument("--start-det", default="yolo11n-obb.yaml", help="model yaml or own .pt the detector starts from")
     t.add_argument("--start-cls", default="yolo11n-cls.yaml", help="model yaml or own .pt the classifier starts from")
     t.add_argument("--out", default=str(MODELS_DIR), help="where the shipped weights and cards go (default models/)")

@@ -151,3 +151,60 @@ def _standard_classes():
     from referee.render.faces import BACK, card_classes
 
     return card_classes("standard") + [BACK]
+
+
+def test_face_crops_are_the_same_from_any_number_of_workers(tmp_path):
+    from referee.cardsets import add_face_crops
+
+    classes = ["R1", "Y7", "B14"]
+    one = add_face_crops("rook", tmp_path / "one", classes, 32, styles=3, per_card=2, seed=4, workers=1)
+    two = add_face_crops("rook", tmp_path / "two", classes, 32, styles=3, per_card=2, seed=4, workers=2)
+    assert one == two == 3 * 3 * 2
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.png"))
+    assert files == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*.png"))
+    for f in files:
+        assert (tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes(), f
+
+
+def _crop_folder(root, n=8):
+    import cv2
+
+    rng = np.random.default_rng(0)
+    for split in ("train", "val"):
+        for c, colour in (("a", 40), ("b", 200)):
+            (root / split / c).mkdir(parents=True)
+            for k in range(n):
+                img = np.clip(rng.normal(colour, 20, (32, 32, 3)), 0, 255).astype(np.uint8)
+                cv2.imwrite(str(root / split / c / f"{k}.png"), img)
+    return root
+
+
+def test_the_classifier_stops_after_the_epoch_that_passes_its_time_limit(tmp_path):
+    from referee import cardnet
+
+    data = _crop_folder(tmp_path / "crops")
+    best, metrics, _ = cardnet.train(data, tmp_path / "run", epochs=3, imgsz=32, batch=8, seed=1, log=lambda m: None,
+                                     hours=1e-9)
+    assert metrics["epochs_run"] == 1 and best.is_file()
+    assert len(json.loads((tmp_path / "run" / "results.json").read_text())) == 1
+    _, metrics, _ = cardnet.train(data, tmp_path / "run2", epochs=2, imgsz=32, batch=8, seed=1, log=lambda m: None)
+    assert metrics["epochs_run"] == 2
+
+
+def test_a_gpu_that_is_not_there_is_a_clear_error():
+    import torch
+
+    from referee import cardnet
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(ValueError, match="no CUDA GPU"):
+        cardnet.torch_device("cuda")
+    assert str(cardnet.torch_device("cpu")) == "cpu"
+
+
+@pytest.mark.parametrize("hours", ["0", "-1", "soon"])
+def test_a_time_limit_must_be_a_positive_number(hours, capsys):
+    with pytest.raises(SystemExit):
+        main(["train", "--game", "crazy", "--hours", hours])
+    assert "--hours" in capsys.readouterr().err

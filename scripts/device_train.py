@@ -1,0 +1,155 @@
+"""Train every model of the project in one short GPU lease (the library's device tool), within a deadline.
+
+One call does it all, because each start of the machine costs minutes of a 15-minute budget:
+render the table views on every core, then run the `referee train` recipes side by side (detectors and
+card classifiers share the GPU; the CPU cores cut crops and feed the loaders), each with a time cap
+(`--hours`) fitted to what is left, then copy the weights, model cards and logs to OUT (at most 8
+files come back). Whatever is unfinished at the deadline is stopped; its best checkpoint still comes
+back.
+
+    python3 scripts/device_train.py --out $OUT --budget 480            # on the GPU machine
+    python3 scripts/device_train.py --out /tmp/o --smoke --device cpu   # here: every step, tiny
+
+Each job's exact `referee train` command is in its model card and in jobs.json.
+
+How session 4 ran it (the tool carries at most 64 MiB: move models/*.onnx out of the checkout first;
+the machine has torch, OpenCV and numpy but not ultralytics, its helpers or pydantic, so their wheels
+travel in the git-ignored .whl/, and a stub stands in for polars, which ultralytics only uses to copy
+results.csv into its checkpoints):
+
+    pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux2014_x86_64 -d .whl \
+        ultralytics==8.4.190 ultralytics-thop ultralytics-platform onnxslim pydantic==2.14.4 pydantic_core \
+        annotated-types typing-inspection typing_extensions
+    # run, carry [".whl"]:
+    python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl && mkdir -p /tmp/site/polars \
+      && echo 'def read_csv(*a, **k): raise ImportError("polars is not installed here")' > /tmp/site/polars/__init__.py \
+      && export PYTHONPATH=/tmp/site && python3 scripts/device_train.py --out $OUT --budget 490 --cores $(nproc)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, help="folder the results are copied to (the device tool's $OUT)")
+    ap.add_argument("--work", default="/tmp/referee-train", help="datasets, runs and models go here")
+    ap.add_argument("--budget", type=float, default=480, help="seconds until everything is stopped and copied")
+    ap.add_argument("--device", default="0")
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes: check every step quickly, on any machine")
+    ap.add_argument("--cores", type=int, default=os.cpu_count() or 2)
+    a = ap.parse_args()
+    t0 = time.time()
+    deadline = t0 + a.budget
+    work, out = Path(a.work), Path(a.out)
+    (work / "logs").mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "YOLO_OFFLINE": "1", "PYTHONUNBUFFERED": "1", "MPLBACKEND": "Agg",
+           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+           "OMP_NUM_THREADS": "3"}  # seven jobs share the cores: no job may take them all
+    s = a.smoke
+    big, small = (8, 8) if s else (1000, 600)          # table views per deck: Crazy, the other games
+    styles = 2 if s else 200                             # extra card designs for the classifiers
+    cls_epochs = 1 if s else 30
+    base = [sys.executable, "-m", "referee", "train", "--seed", "1", "--device", a.device,
+            "--datasets", str(work / "datasets"), "--runs", str(work / "runs")]
+
+    def log(msg):
+        print(f"[{time.time() - t0:6.1f} s] {msg}", flush=True)
+
+    def render(game, deck, images, workers):
+        code = (f"from pathlib import Path; from referee.train import ensure_scenes; "
+                f"ensure_scenes({game!r}, {deck!r}, {images}, 1, root=Path({str(work / 'datasets')!r}), "
+                f"workers={workers})")
+        return subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO,
+                              stdout=open(work / "logs" / f"render-{deck}.log", "w"), stderr=subprocess.STDOUT).returncode
+
+    jobs: dict[str, dict] = {}
+
+    def start(name, args, prep_s):
+        left = deadline - time.time() - prep_s - 20
+        hours = max(left, 30) / 3600
+        cmd = base + args + ["--hours", f"{hours:.4f}", "--out", str(work / "models" / name)]
+        log(f"start {name}: {' '.join(cmd[3:])}")
+        proc = subprocess.Popen(cmd, env=env, cwd=REPO, stdout=open(work / "logs" / f"{name}.log", "w"),
+                                stderr=subprocess.STDOUT)
+        jobs[name] = {"cmd": cmd[2:], "proc": proc, "started_s": round(time.time() - t0, 1)}
+
+    log(f"{a.cores} cores; rendering the Crazy table views ({big} per deck)")
+    for deck in ("rook", "standard"):
+        log(f"render crazy/{deck}: rc {render('crazy', deck, big, a.cores)}")
+    w = max(1, a.cores // 5)
+    start("crazy-card", ["--game", "crazy", "--stage", "detect", "--images", str(big), "--epochs", "2" if s else "300",
+                         "--imgsz", "384", "--batch", "32", "--workers", str(w),
+                         "--start-det", "models/crazy-card.pt"], prep_s=15)
+    for deck in ("rook", "standard"):
+        start(f"crazy-{deck}-cls", ["--game", "crazy", "--deck", deck, "--stage", "classify", "--images", str(big),
+                                    "--cls-epochs", str(cls_epochs), "--cls-width", "32", "--cls-batch", "128",
+                                    "--face-styles", str(styles), "--workers", str(w)], prep_s=120)
+    log("rendering the Crazy Kick and fodbold table views")
+    for game in ("crazy-kick", "fodbold"):
+        log(f"render {game}: rc {render(game, game, small, max(2, a.cores // 2))}")
+    start("crazy-kick-cls", ["--game", "crazy-kick", "--stage", "classify", "--images", str(small),
+                             "--cls-epochs", str(cls_epochs), "--cls-width", "32", "--cls-batch", "128",
+                             "--face-styles", str(styles), "--workers", str(w)], prep_s=140)
+    start("fodbold-card-cls", ["--game", "fodbold", "--deck", "card", "--stage", "classify", "--images", str(small),
+                               "--cls-epochs", str(cls_epochs), "--cls-width", "32", "--cls-batch", "128",
+                               "--face-styles", str(styles), "--workers", str(w)], prep_s=140)
+    start("crazy-kick-card", ["--game", "crazy-kick", "--stage", "detect", "--images", str(small),
+                              "--epochs", "2" if s else "300", "--imgsz", "384", "--batch", "32", "--workers", str(w),
+                              "--start-det", "models/crazy-kick-card.pt"], prep_s=15)
+    start("fodbold-objects", ["--game", "fodbold", "--stage", "detect", "--images", str(small),
+                              "--epochs", "2" if s else "300", "--imgsz", "384", "--batch", "32", "--workers", str(w),
+                              "--start-det", "models/fodbold-objects.pt"], prep_s=15)
+    while time.time() < deadline and any(j["proc"].poll() is None for j in jobs.values()):
+        time.sleep(2)
+    for name, j in jobs.items():
+        if j["proc"].poll() is None:
+            log(f"deadline: stopping {name}")
+            j["proc"].terminate()
+    for j in jobs.values():
+        try:
+            j["proc"].wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            j["proc"].kill()
+    collect(work, out, jobs, log, t0)
+    return 0
+
+
+def collect(work: Path, out: Path, jobs: dict, log, t0: float) -> None:
+    """Weights (the shipped file, else the run's best checkpoint) one file each; cards, logs and histories
+    in one tarball: the device tool brings back at most 8 files."""
+    summary = {}
+    for name, j in jobs.items():
+        rc = j["proc"].returncode
+        shipped = work / "models" / name / f"{name}.pt"
+        best = work / "runs" / name / "weights" / "best.pt"
+        src = shipped if shipped.is_file() else best if best.is_file() else None
+        if src is not None:
+            shutil.copy2(src, out / f"{name}.pt")
+        summary[name] = {"rc": rc, "cmd": j["cmd"], "started_s": j["started_s"], "weights": src and str(src),
+                         "shipped": shipped.is_file()}
+        log(f"{name}: rc {rc}, weights {src}")
+    (work / "jobs.json").write_text(json.dumps(summary, indent=1))
+    with tarfile.open(out / "cards-logs.tar.gz", "w:gz") as tar:
+        tar.add(work / "jobs.json", "jobs.json")
+        tar.add(work / "logs", "logs")
+        for name in jobs:
+            for f in [*(work / "models" / name).glob("*.md"),
+                      *(work / "runs" / name).glob("results.*")]:
+                tar.add(f, f"{name}/{f.name}")
+    log(f"done in {time.time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
