@@ -305,6 +305,7 @@ def _face_crop_job(job) -> int:
     import cv2
 
     deck, out, classes, size, styles, per_card, seed, face_width, loose, chunk = job
+    out = Path(out)
     designs = face_designs(deck, styles, np.random.default_rng([seed, 0xFACE]), face_width)
     n = 0
     for s in (int(v) for v in chunk):
@@ -312,11 +313,11 @@ def _face_crop_job(job) -> int:
         faces = {c: designs.get(s, c) for c in classes}
         codes = list(faces)
         for c in classes:
-            (Path(out) / "train" / c).mkdir(parents=True, exist_ok=True)
+            (out / "train" / c).mkdir(parents=True, exist_ok=True)
             for k in range(per_card):
                 other = faces[codes[rng.integers(len(codes))]][0].astype(np.float32)
                 crop = _face_crop(rng, faces[c][0].astype(np.float32), faces[c][1], other, size, loose=loose)
-                cv2.imwrite(str(Path(out) / "train" / c / f"face{s:03d}_{k}.png"), crop)
+                cv2.imwrite(str(out / "train" / c / f"face{s:03d}_{k}.png"), crop)
                 n += 1
     return n
 

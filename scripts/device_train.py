@@ -85,32 +85,31 @@ def main() -> int:
                                 stderr=subprocess.STDOUT)
         jobs[name] = {"cmd": cmd[2:], "proc": proc, "started_s": round(time.time() - t0, 1)}
 
+    w = max(1, a.cores // 5)
+
+    def detector(name, game, images):  # fine-tuned from the shipped weights, the epochs fitted into --hours
+        start(name, ["--game", game, "--stage", "detect", "--images", str(images), "--epochs", "2" if s else "300",
+                     "--imgsz", "384", "--batch", "32", "--workers", str(w), "--start-det", f"models/{name}.pt"],
+              prep_s=15)
+
+    def classifier(name, game, deck, images, prep_s):  # CardNet width 32 from scratch
+        start(name, ["--game", game, *(["--deck", deck] if deck else []), "--stage", "classify",
+                     "--images", str(images), "--cls-epochs", str(cls_epochs), "--cls-width", "32",
+                     "--cls-batch", "128", "--face-styles", str(styles), "--workers", str(w)], prep_s=prep_s)
+
     log(f"{a.cores} cores; rendering the Crazy table views ({big} per deck)")
     for deck in ("rook", "standard"):
         log(f"render crazy/{deck}: rc {render('crazy', deck, big, a.cores)}")
-    w = max(1, a.cores // 5)
-    start("crazy-card", ["--game", "crazy", "--stage", "detect", "--images", str(big), "--epochs", "2" if s else "300",
-                         "--imgsz", "384", "--batch", "32", "--workers", str(w),
-                         "--start-det", "models/crazy-card.pt"], prep_s=15)
+    detector("crazy-card", "crazy", big)
     for deck in ("rook", "standard"):
-        start(f"crazy-{deck}-cls", ["--game", "crazy", "--deck", deck, "--stage", "classify", "--images", str(big),
-                                    "--cls-epochs", str(cls_epochs), "--cls-width", "32", "--cls-batch", "128",
-                                    "--face-styles", str(styles), "--workers", str(w)], prep_s=120)
+        classifier(f"crazy-{deck}-cls", "crazy", deck, big, prep_s=120)
     log("rendering the Crazy Kick and fodbold table views")
     for game in ("crazy-kick", "fodbold"):
         log(f"render {game}: rc {render(game, game, small, max(2, a.cores // 2))}")
-    start("crazy-kick-cls", ["--game", "crazy-kick", "--stage", "classify", "--images", str(small),
-                             "--cls-epochs", str(cls_epochs), "--cls-width", "32", "--cls-batch", "128",
-                             "--face-styles", str(styles), "--workers", str(w)], prep_s=140)
-    start("fodbold-card-cls", ["--game", "fodbold", "--deck", "card", "--stage", "classify", "--images", str(small),
-                               "--cls-epochs", str(cls_epochs), "--cls-width", "32", "--cls-batch", "128",
-                               "--face-styles", str(styles), "--workers", str(w)], prep_s=140)
-    start("crazy-kick-card", ["--game", "crazy-kick", "--stage", "detect", "--images", str(small),
-                              "--epochs", "2" if s else "300", "--imgsz", "384", "--batch", "32", "--workers", str(w),
-                              "--start-det", "models/crazy-kick-card.pt"], prep_s=15)
-    start("fodbold-objects", ["--game", "fodbold", "--stage", "detect", "--images", str(small),
-                              "--epochs", "2" if s else "300", "--imgsz", "384", "--batch", "32", "--workers", str(w),
-                              "--start-det", "models/fodbold-objects.pt"], prep_s=15)
+    classifier("crazy-kick-cls", "crazy-kick", None, small, prep_s=140)
+    classifier("fodbold-card-cls", "fodbold", "card", small, prep_s=140)
+    detector("crazy-kick-card", "crazy-kick", small)
+    detector("fodbold-objects", "fodbold", small)
     while time.time() < deadline and any(j["proc"].poll() is None for j in jobs.values()):
         time.sleep(2)
     for name, j in jobs.items():
