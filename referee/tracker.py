@@ -44,6 +44,10 @@ class TrackerSettings:
     relabel_within_mm: float = 15  # another label this near is the same object misread (or a pile's new top);
                                    # farther off it is another object (a card played beside it)
     min_confidence: float = 0.5   # a card read with less is left out: better no call than a false one
+    relabel_share: float = 0.5    # an object already reported takes a new label only when that label holds
+                                  # more than this share of its last label_votes reads (0.5: a majority, not a
+                                  # plurality of one; 1: every read). Crazy asks for every read: a hand over a
+                                  # card in the trick gave two unsure misreads in a row, taken as a card laid on top
 
     def __post_init__(self):
         checks = [
@@ -56,6 +60,7 @@ class TrackerSettings:
             (self.reid_distance_mm >= self.max_distance_mm, "reid_distance_mm must be at least max_distance_mm"),
             (0 <= self.relabel_within_mm <= self.max_distance_mm, "relabel_within_mm must be in [0, max_distance_mm]"),
             (0 <= self.min_confidence < 1, "min_confidence must be in [0, 1)"),
+            (0 <= self.relabel_share <= 1, "relabel_share must be in [0, 1]"),
         ]
         bad = [msg for ok, msg in checks if not ok]
         if bad:
@@ -175,13 +180,23 @@ class Tracker:
         if t.rest is None:
             t.rest, t.reported_label = (x, y), t.label
             out.append(Observation("appeared", t.id, t.label, x, y, self.frame))
-        elif np.hypot(x - t.rest[0], y - t.rest[1]) > 2 * s.still_mm:
-            out.append(Observation("moved", t.id, t.label, x, y, self.frame, from_xy=t.rest))
+            return out
+        relabel = t.label != t.reported_label and self._relabel_agreed(t)
+        label = t.label if relabel else t.reported_label
+        if np.hypot(x - t.rest[0], y - t.rest[1]) > 2 * s.still_mm:
+            out.append(Observation("moved", t.id, label, x, y, self.frame, from_xy=t.rest))
             t.rest = (x, y)
-        if t.rest is not None and t.label != t.reported_label:
+        if relabel:
             out.append(Observation("relabelled", t.id, t.label, x, y, self.frame, old_label=t.reported_label))
             t.reported_label = t.label
         return out
+
+    def _relabel_agreed(self, t: Track) -> bool:
+        """Does the new label hold enough of the last ``label_votes`` reads (a young track's missing reads
+        count against it) to replace the one already reported?"""
+        s = self.settings
+        needed = min(s.label_votes, int(s.relabel_share * s.label_votes) + 1)
+        return t.labels.count(t.label) >= needed
 
     def _associate(self, dets: Sequence[TableDetection]):
         """Hungarian assignment on distance. A detection with another label is the same object only

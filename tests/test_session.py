@@ -83,6 +83,24 @@ def test_a_card_misread_while_it_settled_is_corrected_and_rescored(tmp_path):
     assert any(e["type"] == "correction" for e in events)
 
 
+def test_a_hand_over_a_resting_card_that_misreads_it_twice_is_no_card_on_top(tmp_path):
+    # the demo (seed 7): Ann's hand passed over Dee's G10 as she played; two unsure reads said G14, which
+    # a majority vote took as a G14 laid on top (a play by Ann), then her real card was a second play
+    s = new_session(tmp_path)
+    table = Table(s)
+    for who, card in [("Bob", "R5"), ("Cyd", "R9"), ("Dee", "G10")]:
+        table.play(who, card, frames=30)  # long after the play: not a misread while it settled
+    for misread in ["G13", "G14", "G14"]:
+        s.step(table.frame + 1, 0, [D(misread if c == "G10" else c, *xy) for c, xy in table.cards.items()])
+        table.frame += 1
+    del table.cards["G10"]  # then the hand covers it until the trick is gathered
+    table.play("Ann", "R1")
+    table.gather()
+    assert [(p, c.code("rook")) for p, c in s.engine.rounds[0].tricks[0].cards] == [
+        ("Bob", "R5"), ("Cyd", "R9"), ("Dee", "G10"), ("Ann", "R1")]
+    assert s.engine.violations == []
+
+
 def test_undo_takes_back_the_last_action(tmp_path):
     s = new_session(tmp_path)
     table = Table(s)

@@ -1,4 +1,6 @@
 """The tracker stepped frame by frame through its lifecycle."""
+from dataclasses import replace
+
 import pytest
 
 from referee.tracker import TableDetection as D
@@ -124,6 +126,7 @@ def test_frames_must_come_in_order():
     ({"confirm_frames": 10, "hold_frames": 10}, "hold_frames must be larger"),
     ({"still_mm": 100}, "still_mm"),
     ({"reid_distance_mm": 10}, "reid_distance_mm"),
+    ({"relabel_share": 1.5}, "relabel_share"),
 ])
 def test_settings_are_checked(kwargs, msg):
     with pytest.raises(ValueError, match=msg):
@@ -153,3 +156,30 @@ def test_a_card_sliding_over_another_on_its_way_does_not_take_it_over():
     kinds = [k for v in out.values() for k in v]
     assert kinds == [("appeared", "B8"), ("appeared", "B1")]
     assert sorted(tr.label for tr in t.tracks if tr.confirmed) == ["B1", "B8"]
+
+
+def test_a_relabel_needs_a_majority_of_the_last_reads_not_a_plurality():
+    # votes G13, G14, G7 after G7 was reported: each read once, so no new label has won
+    t = Tracker(S)
+    out = step(t, [[D("G7", 0, 0)]] * 6 + [[D("G13", 0, 0)], [D("G14", 0, 0)], [D("G12", 0, 0)], [D("G1", 0, 0)],
+                                           [D("G7", 0, 0)]] + [[D("G7", 0, 0)]] * 3)
+    assert list(out.values()) == [[("appeared", "G7")]]
+
+
+def test_relabel_share_one_needs_every_recent_read():
+    frames = [[D("G10", 0, 0)]] * 6 + [[D("G13", 0, 0)]] + [[D("G14", 0, 0)]] * 4
+    majority = step(Tracker(S), frames)  # G14 holds 3 of the last 5 reads after its third
+    assert [v for k, v in majority.items() if k > 3] == [[("relabelled", "G14")]]
+    every = Tracker(replace(S, relabel_share=1.0))
+    assert [v for k, v in step(every, frames).items() if k > 3] == []  # only 4 of 5: the card stays a G10
+    assert [v for k, v in step(every, [[D("G14", 0, 0)]]).items()] == [[("relabelled", "G14")]]  # the fifth
+
+
+def test_a_moving_object_keeps_its_reported_label_until_the_new_one_is_agreed():
+    t = Tracker(replace(S, relabel_share=1.0), kind_of=colour)
+    frames = [[D("red-9", 100, 100)]] * 6 + [[D("red-9", 100 + 20 * i, 100)] for i in range(1, 5)]
+    frames += [[D("red-6", 200, 100)]] * 5  # at rest after 4 reads there, 4 of the last 5: moved as a 9
+    obs = []
+    for dets in frames:
+        obs += t.update(t.frame + 1, dets)
+    assert [(o.kind, o.label) for o in obs] == [("appeared", "red-9"), ("moved", "red-9"), ("relabelled", "red-6")]

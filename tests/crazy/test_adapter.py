@@ -126,3 +126,34 @@ def test_a_resting_card_read_as_another_and_back_is_no_play():
     ad.game = game2
     seen_after = ad.observe(Observation("appeared", 3, "G2", *IN_FRONT["D"], 120), t=4.0)
     assert seen_after[0]["player"] == "D"
+
+
+def play_trick(ad, game, cards, first_track=1, frame=10):
+    for k, (who, card) in enumerate(cards):
+        seen(ad, game, card, IN_FRONT[who], track=first_track + k, frame=frame + 30 * k)
+
+
+def test_a_card_of_a_complete_trick_read_anew_while_it_is_gathered_is_no_play():
+    # bench_referee seed 9003: the hand gathering a trick half hid A's R13, read three times as R3
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")])
+    assert game.round.current.cards == [] and game.round.current.leader == "A"
+    assert seen(ad, game, "G3", IN_FRONT["A"], kind="relabelled", track=4, frame=300) == []
+    assert len(ad.log) == 5 and game.violations == []
+    # the same relabel while the trick is still open is a card laid on top (the next player's)
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9")])
+    out = seen(ad, game, "G3", IN_FRONT["C"], kind="relabelled", track=2, frame=300)
+    assert [(a["player"], a["card"]) for a in out] == [("D", "G3")]
+
+
+def test_a_card_known_outside_the_trick_that_comes_to_rest_in_it_is_played():
+    # bench_referee seed 9003: a misread "G14" at rest beside the table; the real G14, played later, was
+    # re-found as that object (same label) and only "moved" into the trick
+    game, ad = make()
+    assert seen(ad, game, "G14", (100, 220), track=7, frame=10) == []
+    out = seen(ad, game, "G14", IN_FRONT["B"], kind="moved", track=7, frame=60)
+    assert [(a["type"], a.get("player"), a.get("card")) for a in out] == [("choose", "B", None), ("play", "B", "G14")]
+    # a played card nudged inside the trick is no second play
+    assert seen(ad, game, "G14", (-90, 10), kind="moved", track=7, frame=90) == []
+    assert len(game.round.current.cards) == 1

@@ -6,13 +6,17 @@
 - A card whose label the tracker corrects soon after it was played (it was misread while it slid in)
   corrects that play: the pipeline re-scores the log with the corrected action and drops stale
   announcements. A later relabel, or one of a card with plays after it, is another card laid right on
-  top of it.
+  top of it, unless the card below belongs to a trick already complete: nobody leads onto a trick
+  still lying there, so that is the trick being gathered, a card half hidden by the hand (an R13 read
+  three times as R3 while it was picked up, bench_referee seed 9003), and no play.
 - A card that cannot be on the table is no play: one already played this round as often as the deck(s)
   hold it (the same card seen again after a hand hid it for long, or a misread), or one taken out of
   the deck for this deal. The camera made a mistake there, not the player; calling a foul would be
   false. If the tracker later reads that card as one that can be on the table, that is the play. A
   play just made by a resting card read anew (taken as a card laid on top) that is then read back as
   a card already on the table was the camera flickering: the play is taken back.
+- A card the tracker already knew elsewhere (seen at rest outside the trick) that comes to rest in the
+  trick area is played there, like a card that appears there.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
   last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
 
@@ -54,6 +58,7 @@ class CrazyAdapter:
         self._play_index: dict[int, int] = {}  # track id -> index in log of its play
         self._impossible: set[int] = set()     # tracks read as a card that cannot be on the table
         self._plays_of: dict[int, list[int]] = {}  # track id -> log indices of every play it made
+        self._trick_of: dict[int, tuple[int, int]] = {}  # track id -> (round, trick) its last play went to
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -73,6 +78,10 @@ class CrazyAdapter:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
         if not self._is_card(obs.label):
             return []
+        if obs.kind == "moved" and obs.track_id not in self._plays_of and obs.track_id not in self._impossible:
+            # a card first at rest outside the trick (or a misread there, re-found by its label when the
+            # real card came) now lies in it: that is its play (bench_referee seed 9003 lost Cyd's G14 so)
+            obs = replace(obs, kind="appeared")
         if obs.kind == "relabelled" and obs.track_id in self._impossible:
             self._impossible.discard(obs.track_id)
             obs = replace(obs, kind="appeared")  # read again as a card that can be there: now it is a play
@@ -88,7 +97,10 @@ class CrazyAdapter:
                 self.log[i] = fixed
                 return [Correction(i, fixed)]
             # a card at rest for a while, or with plays after it, was not misread: this is another card
-            # laid right on top of it (the camera cannot see the one below any more)
+            # laid right on top of it (the camera cannot see the one below any more), unless its trick is
+            # complete: then the trick is being gathered and the hand hides part of the card
+            if self._trick_of.get(obs.track_id) != self._trick_now():
+                return []
             obs = replace(obs, kind="appeared")
         if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)):
             if not self._can_be_on_table(obs.label):
@@ -99,6 +111,7 @@ class CrazyAdapter:
             if (r is None or r.over) and self.rounds:
                 out.append(self.choose_round(self.rounds.pop(0), t))
             player = self._who_played(obs.x, obs.y)
+            self._trick_of[obs.track_id] = self._trick_now()
             out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
             self._play_index[obs.track_id] = len(self.log) - 1
             self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
@@ -116,6 +129,11 @@ class CrazyAdapter:
                 del self._plays_of[k]
                 self._play_index.pop(k, None)
         return Correction(i, None)
+
+    def _trick_now(self) -> tuple[int, int]:
+        """(round number, trick number) the next play goes to (between rounds: the next round's first)."""
+        r = self.game.round
+        return (len(self.game.rounds) + 1, 1) if r is None or r.over else (r.number, len(r.tricks))
 
     def _who_played(self, x: float, y: float) -> str:
         game = self.game
