@@ -53,7 +53,7 @@ def _crazy_parts() -> GameParts:
         phrases="crazy",
         # a card's new label must hold every recent read: in the trick, a relabel of a resting card is taken
         # as a card laid on top (a play), and a hand passing over a card gave two unsure misreads in a row
-        # (the demo, seed 7: a phantom G14 by Ann, then an out-of-turn call that never happened)
+        # (the demo, seed 7: a phantom G14 by Ann, then an out-of-turn call that never happened).
         tracker={"relabel_share": 1.0},
     )
 

@@ -73,6 +73,7 @@ class Track:
     x: float
     y: float
     labels: deque = field(default_factory=deque)
+    confidences: deque = field(default_factory=deque)  # of the same reads as ``labels``
     hits: int = 0
     misses: int = 0
     confirmed: bool = False
@@ -84,11 +85,19 @@ class Track:
     def label(self) -> str:
         return Counter(self.labels).most_common(1)[0][0]
 
+    @property
+    def confidence(self) -> float:
+        """Mean confidence of the recent reads that gave its label."""
+        mine = [c for lab, c in zip(self.labels, self.confidences) if lab == self.label]
+        return sum(mine) / len(mine) if mine else 0.0
+
 
 @dataclass(frozen=True)
 class Observation:
     """A stable change: ``appeared`` (came to rest for the first time), ``moved`` (came to rest
-    somewhere else), ``relabelled`` (its majority label changed), ``vanished`` (gone for good)."""
+    somewhere else), ``relabelled`` (its majority label changed), ``vanished`` (gone for good).
+    ``confidence``: the mean confidence of the recent reads that gave the label (a card half hidden by
+    another is read less surely than one in full view)."""
 
     kind: str
     track_id: int
@@ -98,6 +107,7 @@ class Observation:
     frame: int
     from_xy: tuple[float, float] | None = None
     old_label: str | None = None
+    confidence: float = 1.0
 
 
 class Tracker:
@@ -136,8 +146,10 @@ class Tracker:
             t.hits += 1
             t.misses = 0
             t.labels.append(d.label)
+            t.confidences.append(d.confidence)
             while len(t.labels) > s.label_votes:
                 t.labels.popleft()
+                t.confidences.popleft()
             t.recent.append((d.x, d.y))
             while len(t.recent) > s.still_frames:
                 t.recent.popleft()
@@ -151,7 +163,8 @@ class Tracker:
             t.recent.clear()  # unseen: not known to lie still
         for di in unmatched_dets:
             d = dets[di]
-            t = Track(next(self._ids), d.x, d.y, deque([d.label]), hits=1, recent=deque([(d.x, d.y)]))
+            t = Track(next(self._ids), d.x, d.y, deque([d.label]), deque([d.confidence]), hits=1,
+                      recent=deque([(d.x, d.y)]))
             if s.confirm_frames == 1:
                 t.confirmed = True
                 out += self._rest_and_label(t)
@@ -179,15 +192,17 @@ class Tracker:
         out = []
         if t.rest is None:
             t.rest, t.reported_label = (x, y), t.label
-            out.append(Observation("appeared", t.id, t.label, x, y, self.frame))
+            out.append(Observation("appeared", t.id, t.label, x, y, self.frame, confidence=t.confidence))
             return out
         relabel = t.label != t.reported_label and self._relabel_agreed(t)
         label = t.label if relabel else t.reported_label
         if np.hypot(x - t.rest[0], y - t.rest[1]) > 2 * s.still_mm:
-            out.append(Observation("moved", t.id, label, x, y, self.frame, from_xy=t.rest))
+            out.append(Observation("moved", t.id, label, x, y, self.frame, from_xy=t.rest,
+                                   confidence=t.confidence))
             t.rest = (x, y)
         if relabel:
-            out.append(Observation("relabelled", t.id, t.label, x, y, self.frame, old_label=t.reported_label))
+            out.append(Observation("relabelled", t.id, t.label, x, y, self.frame, old_label=t.reported_label,
+                                   confidence=t.confidence))
             t.reported_label = t.label
         return out
 

@@ -157,3 +157,30 @@ def test_a_card_known_outside_the_trick_that_comes_to_rest_in_it_is_played():
     # a played card nudged inside the trick is no second play
     assert seen(ad, game, "G14", (-90, 10), kind="moved", track=7, frame=90) == []
     assert len(game.round.current.cards) == 1
+
+
+def test_a_card_near_the_centre_is_whoevers_turn_it_is_not_an_out_of_turn_play():
+    # bench_referee seed 9007: C's card 18 mm right of the centre was taken as D's, out of turn
+    game, ad = make()
+    seen(ad, game, "Y11", IN_FRONT["B"])
+    seen(ad, game, "Y1", (17, -7))  # in D's direction, but about on the centre
+    assert ad.log[-1]["player"] == "C" and game.violations == []
+    seen(ad, game, "Y3", (0, 100))  # squarely in front of A, well off the centre: A out of turn
+    assert ad.log[-1]["player"] == "A" and [v.type for v in game.violations] == ["out_of_turn"]
+
+
+def test_a_card_on_top_must_be_read_surely():
+    # seeds 9006 and 9008: a card partly covered by the next one, misread at 0.53 and 0.66 mean confidence
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=40)
+    unsure = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 80, confidence=0.66), t=80 / 30)
+    assert unsure == [] and len(ad.log) == 3
+    sure = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 90, confidence=0.78), t=3.0)
+    assert [(a["player"], a["card"]) for a in sure] == [("D", "G2")]
+
+
+def test_adapter_settings_are_checked():
+    game = CrazyGame(setup(("A", "B", "C", "D")))
+    with pytest.raises(ValueError, match="on_top_confidence"):
+        CrazyAdapter(game, crazy_layout(4), on_top_confidence=2)
