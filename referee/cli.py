@@ -23,6 +23,7 @@ COMMAND_MODULES: list[str] = [
     "referee.live",
     "referee.demo",
     "referee.train",
+    "referee.quantize",
 ]
 
 

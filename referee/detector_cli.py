@@ -99,7 +99,7 @@ def register(sub) -> None:
                    help="whose shipped recogniser (models/README.md)")
     d.add_argument("--deck", help="deck, for games with several (crazy: rook or standard)")
     d.add_argument("--model", help="a model file instead of the shipped one")
-    d.add_argument("--backend", choices=["auto", "onnx", "torch"], default="auto")
+    d.add_argument("--backend", choices=["auto", "int8", "onnx", "torch"], default="auto")
     d.add_argument("--conf", type=float, default=0.25, help="confidence threshold")
     d.add_argument("--json", action="store_true", help="print detections as JSON")
     d.add_argument("--save", metavar="DIR", help="write annotated images here")

@@ -225,7 +225,7 @@ def register(sub) -> None:
     e.add_argument("--game", required=True, choices=["crazy", "crazy-kick", "fodbold"])
     e.add_argument("--data", required=True, help="the labelled set (a folder `referee dataset build` wrote)")
     e.add_argument("--deck", choices=["rook", "standard"], help="crazy: the deck (default rook)")
-    e.add_argument("--backend", choices=["auto", "onnx", "torch"], default="auto")
+    e.add_argument("--backend", choices=["auto", "int8", "onnx", "torch"], default="auto")
     e.add_argument("--conf", type=float, default=0.05,
                    help="detector confidence floor (default 0.05: AP needs the low-confidence readings too)")
     e.add_argument("--min-visible", type=float, default=0.5,

@@ -208,3 +208,30 @@ def test_a_time_limit_must_be_a_positive_number(hours, capsys):
     with pytest.raises(SystemExit):
         main(["train", "--game", "crazy", "--hours", hours])
     assert "--hours" in capsys.readouterr().err
+
+
+def test_an_int8_copy_of_the_detector_keeps_its_metadata_and_is_the_auto_backend(trained, tmp_path):
+    import shutil
+
+    import cv2
+
+    from referee.quantize import QuantizeError, quantize_detector
+    from referee.recognize import CardRecognizer, int8_path
+
+    models = tmp_path / "models"
+    shutil.copytree(trained / "models", models)
+    views = [cv2.imread(str(p)) for p in sorted((trained / "datasets" / "crazy-rook-table-s5-n6" / "images").glob("*/*.jpg"))]
+    with pytest.raises(QuantizeError, match="no calibration views"):
+        quantize_detector(models / "crazy-card.onnx", int8_path(models / "crazy-card.pt"), [], 64)
+    out = quantize_detector(models / "crazy-card.onnx", int8_path(models / "crazy-card.pt"), views, 64)
+    assert out == models / "crazy-card.int8.onnx" and not list(models.glob("*.pre.onnx"))
+    kw = dict(detector=models / "crazy-card.pt", classifier=models / "crazy-rook-cls.pt", conf=0.0)
+    auto, flt = CardRecognizer(backend="auto", **kw), CardRecognizer(backend="onnx", **kw)
+    assert auto.detector.backend == "int8" and flt.detector.backend == "onnx"
+    assert auto.classifier.backend == "onnx"  # no INT8 classifier: the float one
+    assert auto.detector.names == flt.detector.names and auto.detector.imgsz == flt.detector.imgsz == 64
+    tensor = cv2.resize(views[0], (64, 64))[None, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255
+    a, b = auto.detector.raw(np.ascontiguousarray(tensor)), flt.detector.raw(np.ascontiguousarray(tensor))
+    assert a.shape == b.shape
+    # boxes (pixels of a 64 px input) within a few pixels on average: quantised, not broken
+    assert np.abs(a[0, :4] - b[0, :4]).mean() < 4
