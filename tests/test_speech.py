@@ -5,7 +5,6 @@ import wave
 import numpy as np
 import pytest
 
-from referee.games.base import Event
 from referee.phrases import crazy_en, phrasebook, spoken_card
 from referee.speech import NOTABLE, ROUTINE, URGENT, Announcer, RecordingSpeaker, WavSpeaker
 

@@ -619,7 +619,7 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
         faces = FaceCache(deck, [style], 200)
     elif game == "fodbold":
         from ..games.fodbold.loader import load_board
-        from .fodbold import BoardPlacement, FodboldDrawer, FodboldFaces, annotate_objects, random_board_style
+        from .fodbold import FodboldDrawer, FodboldFaces, annotate_objects, random_board_style
 
         board = load_board()
         fplan = plan_fodbold(seed, fouls, seconds)

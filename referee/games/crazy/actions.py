@@ -16,7 +16,7 @@ from typing import Annotated, Literal, Optional, Union
 from ...actionlog import setup_first
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from .cards import DECKS, ROOK, CardError, copies_for, default_removed, full_deck, parse_card
+from .cards import ROOK, CardError, copies_for, default_removed, full_deck, parse_card
 
 ROUND_TYPES = ("red", "black13", "first_last", "every_hand", "crazy")
 MIN_PLAYERS, MAX_PLAYERS = 4, 12
