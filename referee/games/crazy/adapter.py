@@ -109,7 +109,8 @@ class CrazyAdapter:
                 return [Correction(i, fixed)]
             # a card at rest for a while, or with plays after it, was not misread: this is another card
             # laid right on top of it (the camera cannot see the one below any more), unless its trick is
-            # complete: then the trick is being gathered and the hand hides part of the card
+            # complete (it is being gathered: the hand hides part of the card) or the new label is unsure
+            # (the card is partly covered by the next one)
             if self._trick_of.get(obs.track_id) != self._trick_now() or obs.confidence < self.on_top_confidence:
                 return []
             obs = replace(obs, kind="appeared")
