@@ -12,9 +12,10 @@ detector 0.10 s of 0.13 s a look under load). Calibration uses rendered table vi
 
 Shipped for Crazy and Crazy Kick only, by measurement (session 5; held-out named mAP50-95 INT8 / float,
 detector fps INT8 / float, then `scripts/bench_referee.py` seeds 9001-9002): Crazy 0.753 / 0.731, 33.4 /
-23.1 fps, review 1.4x real time (float: 1.0x in session 4, 1.2-1.3x today with other work running), 24 of 24 plays; Crazy Kick 0.643 / 0.668, 11.2 / 8.0 fps, 0.5x ->
-0.6x, 19 of 19. Fodbold: 0.546 / 0.532 but only 8.8 / 7.5 fps, and its review made one false call that
-the float detector does not make: not shipped (`referee quantize --game fodbold` still makes it).
+23.1 fps, review 1.4x real time (float: 1.0x in session 4, 1.2-1.3x in session 5 with other work
+running), 24 of 24 plays; Crazy Kick 0.643 / 0.668, 11.2 / 8.0 fps, 0.5x -> 0.6x, 19 of 19. Fodbold:
+0.546 / 0.532 but only 8.8 / 7.5 fps, and its review made one false call that the float detector does not
+make: not shipped (`referee quantize --game fodbold` still makes it).
 
 Settings, each measured on the Crazy detector (held-out rook views, `scripts/bench_detector.py`):
 - QDQ, weights per channel (int8), activations per tensor (uint8), min-max calibration (99.99th

@@ -72,8 +72,7 @@ class Track:
     id: int
     x: float
     y: float
-    labels: deque = field(default_factory=deque)
-    confidences: deque = field(default_factory=deque)  # of the same reads as ``labels``
+    reads: deque = field(default_factory=deque)  # (label, confidence) of the last label_votes detections
     hits: int = 0
     misses: int = 0
     confirmed: bool = False
@@ -83,12 +82,14 @@ class Track:
 
     @property
     def label(self) -> str:
-        return Counter(self.labels).most_common(1)[0][0]
+        return Counter(lab for lab, _ in self.reads).most_common(1)[0][0]
 
-    @property
-    def confidence(self) -> float:
-        """Mean confidence of the recent reads that gave its label."""
-        mine = [c for lab, c in zip(self.labels, self.confidences) if lab == self.label]
+    def votes(self, label: str) -> int:
+        return sum(lab == label for lab, _ in self.reads)
+
+    def confidence(self, label: str) -> float:
+        """Mean confidence of the recent reads that gave ``label``."""
+        mine = [c for lab, c in self.reads if lab == label]
         return sum(mine) / len(mine) if mine else 0.0
 
 
@@ -145,11 +146,9 @@ class Tracker:
             t.x, t.y = d.x, d.y
             t.hits += 1
             t.misses = 0
-            t.labels.append(d.label)
-            t.confidences.append(d.confidence)
-            while len(t.labels) > s.label_votes:
-                t.labels.popleft()
-                t.confidences.popleft()
+            t.reads.append((d.label, d.confidence))
+            while len(t.reads) > s.label_votes:
+                t.reads.popleft()
             t.recent.append((d.x, d.y))
             while len(t.recent) > s.still_frames:
                 t.recent.popleft()
@@ -163,7 +162,7 @@ class Tracker:
             t.recent.clear()  # unseen: not known to lie still
         for di in unmatched_dets:
             d = dets[di]
-            t = Track(next(self._ids), d.x, d.y, deque([d.label]), deque([d.confidence]), hits=1,
+            t = Track(next(self._ids), d.x, d.y, deque([(d.label, d.confidence)]), hits=1,
                       recent=deque([(d.x, d.y)]))
             if s.confirm_frames == 1:
                 t.confirmed = True
@@ -192,17 +191,17 @@ class Tracker:
         out = []
         if t.rest is None:
             t.rest, t.reported_label = (x, y), t.label
-            out.append(Observation("appeared", t.id, t.label, x, y, self.frame, confidence=t.confidence))
+            out.append(Observation("appeared", t.id, t.label, x, y, self.frame, confidence=t.confidence(t.label)))
             return out
         relabel = t.label != t.reported_label and self._relabel_agreed(t)
         label = t.label if relabel else t.reported_label
         if np.hypot(x - t.rest[0], y - t.rest[1]) > 2 * s.still_mm:
             out.append(Observation("moved", t.id, label, x, y, self.frame, from_xy=t.rest,
-                                   confidence=t.confidence))
+                                   confidence=t.confidence(label)))
             t.rest = (x, y)
         if relabel:
             out.append(Observation("relabelled", t.id, t.label, x, y, self.frame, old_label=t.reported_label,
-                                   confidence=t.confidence))
+                                   confidence=t.confidence(t.label)))
             t.reported_label = t.label
         return out
 
@@ -211,7 +210,7 @@ class Tracker:
         count against it) to replace the one already reported?"""
         s = self.settings
         needed = min(s.label_votes, int(s.relabel_share * s.label_votes) + 1)
-        return t.labels.count(t.label) >= needed
+        return t.votes(t.label) >= needed
 
     def _associate(self, dets: Sequence[TableDetection]):
         """Hungarian assignment on distance. A detection with another label is the same object only

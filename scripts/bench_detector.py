@@ -110,6 +110,7 @@ def bench_speed(game: str, deck: str, frames: int, work: Path) -> dict:
     for v in views:
         model.predict(v, imgsz=imgsz, device="cpu", verbose=False)
     t_yolo = (time.perf_counter() - t0) / len(views)
+
     def time_detector(detector) -> float:
         detector.detect(views[0])
         t0 = time.perf_counter()
@@ -127,7 +128,8 @@ def bench_speed(game: str, deck: str, frames: int, work: Path) -> dict:
     t_all = (time.perf_counter() - t0) / len(images)
     h, w = views[0].shape[:2]
     return {"frames": len(views), "view": f"{w}x{h}", "imgsz": imgsz, "yolo_ms": 1000 * t_yolo,
-            "det_ms": 1000 * t_det, "float_ms": 1000 * t_float, "all_ms": 1000 * t_all, "objects_per_frame": seen / len(images),
+            "det_ms": 1000 * t_det, "float_ms": 1000 * t_float, "all_ms": 1000 * t_all,
+            "objects_per_frame": seen / len(images),
             "backend": rec.detector.backend}
 
 
@@ -240,7 +242,8 @@ def main(argv=None) -> int:
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for s in speed:
             print(f"| {s['game']} / {s['deck']} | {s['frames']} | {s['view']} | {s['imgsz']} | "
-                  f"{1000 / s['yolo_ms']:.1f} | {1000 / s['float_ms']:.1f} | {1000 / s['det_ms']:.1f} ({s['backend']}) | "
+                  f"{1000 / s['yolo_ms']:.1f} | {1000 / s['float_ms']:.1f} | "
+                  f"{1000 / s['det_ms']:.1f} ({s['backend']}) | "
                   f"{s['yolo_ms'] / s['det_ms']:.1f}x | {1000 / s['all_ms']:.1f} | {s['objects_per_frame']:.1f} |")
     if args.real and "crazy" in args.games:
         real = bench_real("crazy", Path(args.real_dir), args.real_size)
