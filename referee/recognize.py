@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -229,8 +229,9 @@ class ObbDetector:
     def raw(self, tensor: np.ndarray) -> np.ndarray:
         return self.engine(tensor)
 
-    def detect(self, image: np.ndarray) -> CardBoxes:
-        tensor, scale, pad = letterbox(image, self.imgsz)
+    def detect(self, image: np.ndarray, imgsz: int | None = None) -> CardBoxes:
+        """``imgsz``: this call's input size (a part of the view at the pixels a mm of the whole)."""
+        tensor, scale, pad = letterbox(image, imgsz or self.imgsz)
         return postprocess_obb(self.raw(tensor), scale, pad, self.conf, self.iou)
 
 
@@ -289,6 +290,19 @@ QUARTER_TURN_ASPECT = 1.25
 # measured with ANGLE_SEARCH on 50 held-out views, identity among found cards rose for Rook (0.640 -> 0.715)
 # but fell for standard cards (0.712 -> 0.693), and on two Crazy review videos it added 2 false calls.
 ANGLE_SEARCH = (-36.0, -24.0, -12.0, 12.0, 24.0, 36.0)
+
+@dataclass(frozen=True)
+class Reading:
+    """One object found, before it is named (``CardRecognizer.name``)."""
+
+    kind: str                         # what the detector took it for: card, piece, ball
+    corners: np.ndarray               # (4, 2) image pixels: TL, TR, BR, BL
+    detector_confidence: float
+    probabilities: np.ndarray | None  # the classifier's, over its names; None for a kind without one
+
+    def moved(self, dx: float, dy: float) -> "Reading":
+        return replace(self, corners=self.corners + np.array([dx, dy], np.float32))
+
 
 @dataclass(frozen=True)
 class RecognizedCard:
@@ -386,26 +400,60 @@ class CardRecognizer:
                     p[better] = q[better]
         return p, corners
 
-    def recognize(self, image: np.ndarray) -> list[RecognizedCard]:
-        boxes = self.detector.detect(image)
+    def read(self, image: np.ndarray, imgsz: int | None = None) -> list[Reading]:
+        """Every object found in ``image``, with its classifier's probabilities, not yet named."""
+        boxes = self.detector.detect(image, imgsz)
         kinds = boxes.kind_index()
-        found: dict[int, RecognizedCard] = {}
+        found: dict[int, Reading] = {}
         for k in np.unique(kinds):
             idx = np.flatnonzero(kinds == k)
             kind, part = self.detector.names[int(k)], boxes.subset(idx)
             if kind not in self.stage2:    # the ball: the detector's word is the name
                 for j, i in enumerate(idx):
-                    d = float(part.confidence[j])
-                    found[int(i)] = RecognizedCard(kind, d, part.corners[j], d, 1.0, kind)
+                    found[int(i)] = Reading(kind, part.corners[j], float(part.confidence[j]), None)
                 continue
             p, corners = self._name(part, image, kind)
-            names = self.stage2[kind].names
-            choice = unique_labels(p) if kind in UNIQUE_KINDS else p.argmax(axis=1)
             for j, i in enumerate(idx):
-                c = int(choice[j])
-                d, q = float(part.confidence[j]), float(p[j, c])
-                found[int(i)] = RecognizedCard(names[c], d * q, corners[j], d, q, kind)
+                found[int(i)] = Reading(kind, corners[j], float(part.confidence[j]), p[j])
         return [found[i] for i in range(len(boxes))]
+
+    def reread(self, image: np.ndarray, readings: list[Reading]) -> list[Reading]:
+        """The classifier's probabilities afresh, on ``image``, for objects whose boxes are known
+        (stage 2 only: a card turned face up, or laid square on another, keeps its box)."""
+        out = list(readings)
+        for kind in self.stage2:
+            idx = [i for i, r in enumerate(readings) if r.kind == kind]
+            if not idx:
+                continue
+            boxes = CardBoxes(np.stack([readings[i].corners for i in idx]),
+                              np.array([readings[i].detector_confidence for i in idx], np.float32))
+            p, corners = self._name(boxes, image, kind)
+            for j, i in enumerate(idx):
+                out[i] = replace(readings[i], corners=corners[j], probabilities=p[j])
+        return out
+
+    def name(self, readings: list[Reading]) -> list[RecognizedCard]:
+        """Name what was read, all of one image together: a kind each of whose names is on the table
+        once (``UNIQUE_KINDS``) is named jointly."""
+        out: list[RecognizedCard | None] = [None] * len(readings)
+        for kind in dict.fromkeys(r.kind for r in readings):
+            idx = [i for i, r in enumerate(readings) if r.kind == kind]
+            if kind not in self.stage2:
+                for i in idx:
+                    r = readings[i]
+                    out[i] = RecognizedCard(kind, r.detector_confidence, r.corners, r.detector_confidence, 1.0, kind)
+                continue
+            p = np.stack([readings[i].probabilities for i in idx])
+            choice = unique_labels(p) if kind in UNIQUE_KINDS else p.argmax(axis=1)
+            names = self.stage2[kind].names
+            for j, i in enumerate(idx):
+                r, c = readings[i], int(choice[j])
+                q = float(p[j, c])
+                out[i] = RecognizedCard(names[c], r.detector_confidence * q, r.corners, r.detector_confidence, q, kind)
+        return out
+
+    def recognize(self, image: np.ndarray) -> list[RecognizedCard]:
+        return self.name(self.read(image))
 
     def recognize_on_table(self, frame: np.ndarray, mapper, mm_per_px: float = 1.0, bounds=None):
         """Camera frame -> rectified view -> cards -> ``TableDetection`` (label, x, y mm, confidence)."""

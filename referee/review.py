@@ -122,9 +122,11 @@ class ModelPerception:
     detector's input grows with that view so a card keeps its pixels (``DETECTOR_PX_PER_MM``); the
     corners come back in camera pixels for the overlay."""
 
-    def __init__(self, game: str, deck: str | None, mm_per_px: float = 1.0, view_mm: float = 640.0):
+    def __init__(self, game: str, deck: str | None, mm_per_px: float = 1.0, view_mm: float = 640.0,
+                 incremental: bool = True):
         try:
             from .detector import DetectorError
+            from .incremental import IncrementalRecognizer
             from .recognize import CardRecognizer
         except ImportError as e:
             raise ReviewError(f"the card recogniser cannot load ({e}); use --perception truth on a "
@@ -133,6 +135,8 @@ class ModelPerception:
             self.recognizer = CardRecognizer(game, deck or "rook")
         except DetectorError as e:
             raise ReviewError(f"{e} (train the models with `referee train --game {game}`)") from None
+        # re-read only the part of the view that changed since the last look (referee.incremental)
+        self.reader = IncrementalRecognizer(self.recognizer) if incremental else self.recognizer
         self.game, self.mm_per_px, self.view_mm = game, mm_per_px, view_mm
         self.bounds = view_bounds(game, None, view_mm)
         self.mapper = None  # set once the table is calibrated (``attach``)
@@ -142,6 +146,8 @@ class ModelPerception:
         from .detector import DetectorError
 
         self.mapper = mapper
+        if hasattr(self.reader, "reset"):
+            self.reader.reset()  # another view: nothing read before carries over
         self.bounds = view_bounds(self.game, getattr(mapper, "layout", None), self.view_mm)
         x0, y0, x1, y1 = self.bounds
         wanted = max(384, int(np.ceil(max(x1 - x0, y1 - y0) * DETECTOR_PX_PER_MM / 32)) * 32)
@@ -158,7 +164,7 @@ class ModelPerception:
         view = self.mapper.rectify(frame.image, mm_per_px=self.mm_per_px, bounds=self.bounds)
         to_mm = np.linalg.inv(self.mapper.table_to_rectified(self.mm_per_px, self.bounds))
         out = []
-        for card in self.recognizer.recognize(view):
+        for card in self.reader.recognize(view):
             mm = cv2.perspectiveTransform(np.asarray(card.corners, np.float64).reshape(1, -1, 2), to_mm)[0]
             out.append((card.label, card.confidence, self.mapper.table_to_image(mm).astype(np.float32)))
         return out
@@ -218,12 +224,14 @@ def tracker_settings_for(stride: int) -> TrackerSettings:
 def review(game: str, video: str | Path, out: str | Path, setup: dict, *, perception: str = "model",
            calibration: str | None = None, options: dict | None = None, speaker=None, annotate: bool = True,
            progress: bool = True, lang: str = "en", calls: list[dict] | None = None,
-           stride: int | None = None) -> dict:
+           stride: int | None = None, incremental: bool = True) -> dict:
     """Referee a recording; write everything to ``out``; return a summary (scoresheet and figures).
     ``calls``: the operator's calls (``read_calls``), each made at the first frame at or after its time.
     ``stride``: look at every n-th frame only (faster; the tracker's frame counts apply to the frames
     looked at are scaled to keep the same times in seconds). Default: with the models, about
-    ``MODEL_RATE`` frames a second (every 3rd of a 30 fps video); with the ground truth, every frame."""
+    ``MODEL_RATE`` frames a second (every 3rd of a 30 fps video); with the ground truth, every frame.
+    ``incremental``: the models re-read only the part of the table that changed (``referee.incremental``);
+    False reads the whole view on every look."""
     if stride is not None and stride < 1:
         raise ReviewError(f"--stride must be at least 1, got {stride}")
     import cv2
@@ -245,7 +253,7 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
     if perception == "truth":
         perceiver = TruthPerception(Path(video).with_name("frames.jsonl"))
     elif perception == "model":
-        perceiver = ModelPerception(game, setup.get("deck"))
+        perceiver = ModelPerception(game, setup.get("deck"), incremental=incremental)
     else:
         raise ReviewError(f"unknown perception {perception!r}; expected model or truth")
     phrase = phrasebook(game, lang)
@@ -309,6 +317,9 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
     stats = {"frames": frames, "skipped frames": source.skipped, "video seconds": round(video_s, 1),
              "review seconds": round(seconds, 1), "speed": f"{video_s / seconds:.1f}x real time" if seconds else "-",
              "perception": perception, "every nth frame": stride, "actions": len(session.adapter.log)}
+    reads = getattr(getattr(perceiver, "reader", None), "stats", None)
+    if reads:  # how often the incremental reader read the view whole, in part, or not at all
+        stats["looks read whole / in part / not at all"] = f"{reads['whole']} / {reads['part']} / {reads['none']}"
     write_report(out / "report.html", title=f"{game} review", subtitle=str(video), sheet=sheet, events=session.events,
                  phrase=phrase, thumbs=thumbs, stats=stats)
     return {"scoresheet": sheet, "stats": stats, "events": len(session.events)}
@@ -369,7 +380,8 @@ def _cmd(args) -> int:
             mute=False, wav=args.speech_wav, voice=args.voice, rate=args.rate)
         result = review(args.game, args.video, args.out, setup, perception=args.perception,
                         calibration=args.calibration, options=options, speaker=speaker,
-                        annotate=not args.no_video, lang=args.lang, calls=calls, stride=args.stride)
+                        annotate=not args.no_video, lang=args.lang, calls=calls, stride=args.stride,
+                        incremental=not args.read_whole)
     except ReviewError as e:
         print(f"referee review: {e}", file=sys.stderr)
         return 2
@@ -405,6 +417,9 @@ def register(sub) -> None:
     r.add_argument("--stride", type=int, default=None,
                    help="look at every n-th frame only (default: about 10 a second with the models, every frame "
                         "with --perception truth)")
+    r.add_argument("--read-whole", action="store_true",
+                   help="read the whole table view on every look (slower; by default only the part that changed "
+                        "since the last look is read again)")
     r.add_argument("--mute", action="store_true", default=True, help="do not speak (default for reviews)")
     r.add_argument("--speech-wav", metavar="FILE", help="write what would be said to a WAV file")
     r.add_argument("--voice")

@@ -52,17 +52,17 @@ def totals(sheet: dict):
 
 
 def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], perception: str, work: Path,
-            stride: int | None = None) -> dict:
+            stride: int | None = None, incremental: bool = True) -> dict:
     sim = work / f"{game}-{seed}-{seconds:g}s-{size[0]}x{size[1]}"
     t0 = time.perf_counter()
     if not (sim / "truth.json").is_file():  # a kept video is reused (--keep): the same frames for every setting
         simulate(game, seed=seed, out=sim, seconds=seconds, width=size[0], height=size[1], progress=False)
     sim_s = time.perf_counter() - t0
-    out = work / f"{game}-{seed}-review-{perception}-stride{stride or 'auto'}"
+    out = work / f"{game}-{seed}-review-{perception}-stride{stride or 'auto'}{'' if incremental else '-whole'}"
     # what a camera cannot see comes from the operator: Crazy's rounds, fodbold's die, Crazy Kick's ball out
     res = review(game, sim / "video.mp4", out, read_setup(sim / "actions.jsonl"), perception=perception,
                  options=operator_calls(sim / "actions.jsonl"), calls=read_calls(sim / "actions.jsonl", game),
-                 annotate=False, progress=False, stride=stride)
+                 annotate=False, progress=False, stride=stride, incremental=incremental)
     truth, got = seen_actions(sim / "actions.jsonl"), seen_actions(out / "actions.jsonl")
     sm = difflib.SequenceMatcher(a=[key(a) for a in truth], b=[key(a) for a in got], autojunk=False)
     matched = sum(b.size for b in sm.get_matching_blocks())
@@ -91,14 +91,16 @@ def main(argv=None) -> int:
     p.add_argument("--stride", type=int, default=None,
                    help="review every n-th frame (review --stride; default as review: about 10 a second with the "
                         "models, every frame with the truth)")
+    p.add_argument("--read-whole", action="store_true",
+                   help="read the whole table view on every look (review --read-whole), not only what changed")
     p.add_argument("--keep", help="keep the videos and reviews in this folder (and reuse videos already there)")
     args = p.parse_args(argv)
     size = tuple(int(v) for v in args.size.split("x"))
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-referee-"))
-    rows = [run_one(args.game, seed, args.seconds, size, args.perception, work, args.stride)
+    rows = [run_one(args.game, seed, args.seconds, size, args.perception, work, args.stride, not args.read_whole)
             for seed in range(args.first_seed, args.first_seed + args.videos)]
     print(f"\n{args.game}, {args.videos} videos of {args.seconds:g} s at {args.size}, perception {args.perception}, "
-          f"stride {args.stride or 'auto'}\n")
+          f"stride {args.stride or 'auto'}, {'whole views' if args.read_whole else 'changed parts re-read'}\n")
     print("| seed | true actions | found | matched | recall | precision | score exact | false calls | "
           "latency median / max s | review x real time | ms/frame |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")

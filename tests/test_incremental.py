@@ -1,0 +1,195 @@
+"""Re-reading only what changed (referee.incremental): with a stand-in recogniser that finds coloured
+rectangles, so each test knows exactly what was read where; and once with the shipped Crazy models on a
+simulated video, against reading every view whole."""
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.incremental import IncrementalRecognizer, IncrementalSettings
+from referee.recognize import Reading, RecognizedCard
+
+RED, BLUE = (40, 40, 220), (220, 60, 40)
+
+
+class Rectangles:
+    """Finds filled rectangles brighter than the table and names each by its colour (red or blue).
+    Records the size of every image it read and how many objects it named again."""
+
+    names = ("red", "blue")
+
+    def __init__(self):
+        self.detector = SimpleNamespace(imgsz=640)
+        self.reads: list[tuple[int, int]] = []
+        self.reread_count = 0
+        self.blind = False
+
+    def _p(self, image, corners):
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+        inside = image[y0 + 2:y1 - 2, x0 + 2:x1 - 2].reshape(-1, 3)
+        if not len(inside):
+            return np.array([0.5, 0.5], np.float32)
+        b, _, r = inside.mean(axis=0)
+        return np.array([0.9, 0.1] if r > b else [0.1, 0.9], np.float32)
+
+    def read(self, image, imgsz=None):
+        self.reads.append(image.shape[:2])
+        if self.blind:
+            return []
+        mask = (image.max(axis=2) > 100).astype(np.uint8)
+        out = []
+        for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            x, y, w, h = cv2.boundingRect(c)
+            if w * h >= 200:
+                q = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+                out.append(Reading("card", q, 0.9, self._p(image, q)))
+        return out
+
+    def reread(self, image, readings):
+        self.reread_count += len(readings)
+        return [replace(r, probabilities=self._p(image, r.corners)) for r in readings]
+
+    def name(self, readings):
+        return [RecognizedCard(self.names[int(np.argmax(r.probabilities))], 0.9, r.corners, 0.9, 0.9, r.kind)
+                for r in readings]
+
+
+def table(*cards, shift=(0, 0)):
+    """A 600 x 800 px table view with cards (x, y, colour) 60 x 90 px, all moved by ``shift`` px."""
+    view = np.full((600, 800, 3), 30, np.uint8)
+    yy, xx = np.mgrid[:600, :800]
+    view[(yy // 8 + xx // 8) % 2 == 1] = 60  # a fine checker cloth: a camera shaking by 4 px changes every cell
+    for x, y, colour in cards:
+        cv2.rectangle(view, (x, y), (x + 59, y + 89), colour, -1)
+    return cv2.warpAffine(view, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (800, 600),
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def seen(cards):
+    return sorted((c.label, *np.round(c.corners.min(axis=0)).astype(int)) for c in cards)
+
+
+def test_a_still_table_is_not_read_again_and_a_new_card_only_where_it_lies():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec)
+    first = table((100, 100, RED), (600, 400, BLUE))
+    assert seen(inc.recognize(first)) == [("blue", 600, 400), ("red", 100, 100)]
+    assert rec.reads == [(600, 800)]
+    assert seen(inc.recognize(first)) == [("blue", 600, 400), ("red", 100, 100)]
+    assert len(rec.reads) == 1 and inc.stats == {"whole": 1, "part": 0, "none": 1}
+    cards = inc.recognize(table((100, 100, RED), (600, 400, BLUE), (300, 300, BLUE)))
+    assert seen(cards) == [("blue", 300, 300), ("blue", 600, 400), ("red", 100, 100)]
+    h, w = rec.reads[-1]
+    assert h * w < 0.25 * 600 * 800, "only a window round the new card is read"
+    assert inc.stats["part"] == 1
+
+
+def test_a_card_taken_away_is_gone_and_one_moved_is_where_it_went():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec)
+    inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
+    assert seen(inc.recognize(table((600, 400, BLUE)))) == [("blue", 600, 400)]
+    assert seen(inc.recognize(table((640, 300, BLUE)))) == [("blue", 640, 300)]
+    assert inc.stats["whole"] == 1
+
+
+def test_a_shaking_camera_reads_nothing_again_but_names_the_cards_afresh():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec)
+    inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
+    for shift in [(4, 0), (0, -4), (4, 4)]:
+        inc.recognize(table((100, 100, RED), (600, 400, BLUE), shift=shift))
+    assert len(rec.reads) == 1 and inc.stats["none"] == 3
+    assert rec.reread_count == 6, "both cards named again on each look"
+
+
+def test_a_face_that_changes_in_place_is_named_anew():
+    """A card turned up onto a pile keeps its box; with a colour change as big as this one the change map
+    sees it too, so the card is read afresh in its window (and named again if it had not been)."""
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec)
+    inc.recognize(table((100, 100, RED)))
+    assert seen(inc.recognize(table((100, 100, BLUE), shift=(1, 0)))) == [("blue", 101, 100)]
+
+
+def test_a_card_missed_before_and_cut_by_the_window_is_left_out_until_a_whole_read():
+    """A card never found before, lying across the edge of a window read for a change beside it, would be
+    read cut in two: it is left out until the next whole read (``refresh_every``)."""
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(refresh_every=2, min_side=64, margin=8))
+    blue = (300, 300, BLUE)
+    rec.blind = True  # the first whole read misses the blue card
+    assert inc.recognize(table(blue)) == []
+    rec.blind = False
+    assert seen(inc.recognize(table(blue, (380, 300, RED)))) == [("red", 380, 300)]
+    assert rec.reads[-1][1] < 800, "a window was read"
+    assert seen(inc.recognize(table(blue, (380, 300, RED)))) == [("blue", 300, 300), ("red", 380, 300)]
+    assert inc.stats["whole"] == 2
+
+
+def test_a_change_over_much_of_the_view_is_read_whole():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3))
+    inc.recognize(table((100, 100, RED)))
+    lit = table((100, 100, RED))
+    lit[:, :500] = 120  # the light changed over most of the table
+    inc.recognize(lit)
+    assert inc.stats["whole"] == 2 and rec.reads[-1] == (600, 800)
+
+
+def test_every_refresh_every_looks_the_view_is_read_whole():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(refresh_every=4))
+    view = table((100, 100, RED))
+    for _ in range(9):
+        inc.recognize(view)
+    assert inc.stats["whole"] == 3 and inc.stats["none"] == 6
+
+
+def test_another_view_size_is_read_whole():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec)
+    inc.recognize(table((100, 100, RED)))
+    inc.recognize(table((100, 100, RED))[:500])
+    assert inc.stats["whole"] == 2
+
+
+@pytest.mark.parametrize("bad", [dict(threshold=0), dict(threshold=300), dict(margin=-1), dict(min_side=8),
+                                 dict(max_share=0), dict(max_share=1.5), dict(refresh_every=0)])
+def test_settings_are_validated(bad):
+    with pytest.raises(ValueError):
+        IncrementalSettings(**bad)
+
+
+@pytest.mark.skipif(not __import__("referee.recognize", fromlist=["x"]).detector_path("crazy").is_file(),
+                    reason="the shipped Crazy models are not there")
+def test_a_review_reading_only_what_changed_gets_the_plays_a_whole_read_gets(tmp_path):
+    """The shipped Crazy models on a short simulated game: the incremental reader finds the same plays
+    as reading every view whole, while reading most looks in part or not at all."""
+    import json
+
+    from referee.render.video import simulate
+    from referee.review import read_setup, review
+
+    sim = tmp_path / "sim"
+    simulate("crazy", seed=5, out=sim, seconds=5.0, width=1280, height=720, progress=False)
+    log = [json.loads(line) for line in (sim / "actions.jsonl").read_text().splitlines()]
+    rounds = [a["round"] for a in log if a["type"] == "choose"]
+    truth = [(a["player"], a["card"]) for a in log if a["type"] == "play"]
+    got, stats = {}, {}
+    for incremental in (True, False):
+        out = tmp_path / f"review-{incremental}"
+        result = review("crazy", sim / "video.mp4", out, read_setup(sim / "actions.jsonl"), options={"rounds": rounds},
+                        progress=False, annotate=False, incremental=incremental)
+        got[incremental] = [(a["player"], a["card"]) for a in map(json.loads, (out / "actions.jsonl").read_text()
+                                                                   .splitlines()) if a["type"] == "play"]
+        stats[incremental] = result["stats"]
+    assert len(truth) >= 3 and got[True] == got[False] == truth
+    whole, part, none = map(int, stats[True]["looks read whole / in part / not at all"].split(" / "))
+    assert part + none > whole
+    assert "looks read whole / in part / not at all" not in stats[False]
