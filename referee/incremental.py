@@ -87,6 +87,8 @@ class IncrementalRecognizer:
 
     def __init__(self, recognizer: CardRecognizer, settings: IncrementalSettings = IncrementalSettings()):
         self.recognizer, self.settings = recognizer, settings
+        # a detector exported for one input size cannot read a window at another: it reads every view whole
+        self.partial = not getattr(getattr(recognizer.detector, "engine", None), "fixed_size", False)
         self.reset()
 
     def reset(self) -> None:
@@ -99,7 +101,8 @@ class IncrementalRecognizer:
     def recognize(self, view: np.ndarray) -> list[RecognizedCard]:
         cells = _cells(view)
         s = self.settings
-        if self._ref is None or self._ref.shape != cells.shape or self._since_whole + 1 >= s.refresh_every:
+        if not self.partial or self._ref is None or self._ref.shape != cells.shape \
+                or self._since_whole + 1 >= s.refresh_every:
             return self._read_whole(view, cells)
         self._since_whole += 1
         windows = self._windows(self._changed(cells), view.shape)

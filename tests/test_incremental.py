@@ -159,6 +159,15 @@ def test_another_view_size_is_read_whole():
     assert inc.stats["whole"] == 2
 
 
+def test_a_detector_exported_for_one_input_size_reads_every_view_whole():
+    rec = Rectangles()
+    rec.detector.engine = SimpleNamespace(fixed_size=True)
+    inc = IncrementalRecognizer(rec)
+    inc.recognize(table((100, 100, RED)))
+    assert seen(inc.recognize(table((100, 100, RED), (300, 300, BLUE)))) == [("blue", 300, 300), ("red", 100, 100)]
+    assert rec.reads == [(600, 800), (600, 800)]
+
+
 @pytest.mark.parametrize("bad", [dict(threshold=0), dict(threshold=300), dict(margin=-1), dict(min_side=8),
                                  dict(max_share=0), dict(max_share=1.5), dict(refresh_every=0)])
 def test_settings_are_validated(bad):
