@@ -72,6 +72,10 @@ def _box(corners: np.ndarray, shape) -> tuple[float, float, float, float]:
         min(float(w), float(corners[:, 0].max())), min(float(h), float(corners[:, 1].max()))
 
 
+def _clip(box, w: int, h: int) -> list[float]:
+    return [max(0.0, box[0]), max(0.0, box[1]), min(float(w), box[2]), min(float(h), box[3])]
+
+
 def _overlaps(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -161,18 +165,16 @@ class IncrementalRecognizer:
         windows = [self._grow(b[0] * CELL, b[1] * CELL, (b[0] + b[2]) * CELL, (b[1] + b[3]) * CELL, shape)
                    for b in boxes[1:n]]
         merged = True
-        while merged and len(windows) > 1:
+        while merged:  # merge any two that overlap, then look again: a merged window may overlap a third
             merged = False
-            for i in range(len(windows)):
-                for j in range(i + 1, len(windows)):
-                    a, b = windows[i], windows[j]
-                    if _overlaps(a, b):
-                        windows[i] = self._grow(min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]),
-                                                shape)
-                        del windows[j]
-                        merged = True
-                        break
-                if merged:
+            pairs = ((i, j) for i in range(len(windows)) for j in range(i + 1, len(windows)))
+            for i, j in pairs:
+                a, b = windows[i], windows[j]
+                if _overlaps(a, b):
+                    windows[i] = self._grow(min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]),
+                                            shape)
+                    del windows[j]
+                    merged = True
                     break
         return windows
 
@@ -190,13 +192,13 @@ class IncrementalRecognizer:
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             box = [min(box[0], cx - side / 2), min(box[1], cy - side / 2), max(box[2], cx + side / 2),
                    max(box[3], cy + side / 2)]
-            box = [max(0.0, box[0]), max(0.0, box[1]), min(float(w), box[2]), min(float(h), box[3])]
+            box = _clip(box, w, h)
             grown = list(box)
             for b in known:
                 if _overlaps(b, grown) and not _inside((b[0] - m, b[1] - m, b[2] + m, b[3] + m), grown):
                     grown = [min(grown[0], b[0] - m), min(grown[1], b[1] - m), max(grown[2], b[2] + m),
                              max(grown[3], b[3] + m)]
-            grown = [max(0.0, grown[0]), max(0.0, grown[1]), min(float(w), grown[2]), min(float(h), grown[3])]
+            grown = _clip(grown, w, h)
             if grown == box:
                 break
             box = grown

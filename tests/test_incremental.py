@@ -89,6 +89,22 @@ def test_a_still_table_is_not_read_again_and_a_new_card_only_where_it_lies():
     assert inc.stats["part"] == 1
 
 
+def test_changes_whose_windows_overlap_are_read_in_one_window_and_far_ones_apart():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec)
+    inc.recognize(table((100, 100, RED)))
+    # two new cards 100 px apart: their windows (margin 24 px, at least 160 px a side) overlap
+    cards = inc.recognize(table((100, 100, RED), (400, 250, BLUE), (500, 250, RED)))
+    assert seen(cards) == [("blue", 400, 250), ("red", 100, 100), ("red", 500, 250)]
+    assert len(rec.reads) == 2, "one window for both"
+    h, w = rec.reads[-1]
+    assert w >= 160 + 24 and h < 600, "the window holds both cards, not the whole view"
+    # two new cards at opposite corners: two windows, each small
+    inc.recognize(table((100, 100, RED), (400, 250, BLUE), (500, 250, RED), (20, 480, BLUE), (700, 20, BLUE)))
+    assert len(rec.reads) == 4 and all(h * w < 0.1 * 600 * 800 for h, w in rec.reads[-2:])
+    assert inc.stats == {"whole": 1, "part": 2, "none": 0}
+
+
 def test_a_card_taken_away_is_gone_and_one_moved_is_where_it_went():
     rec = Rectangles()
     inc = IncrementalRecognizer(rec)
