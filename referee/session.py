@@ -141,7 +141,9 @@ class GameSession:
 
     def step(self, frame: int, t: float, detections: list[TableDetection]) -> list[Event]:
         new: list[Event] = []
-        for obs in self.tracker.update(frame, detections):
+        seen = self.tracker.update(frame, detections)
+        order = getattr(self.adapter, "order", None)  # an adapter may put what one look saw in game order
+        for obs in order(seen) if order is not None else seen:
             for out in self.adapter.observe(obs, t):
                 if isinstance(out, dict):
                     new += self._apply(out)

@@ -118,6 +118,25 @@ def test_fodbold_draws_and_moves_spoken_in_danish(tmp_path):
     assert game.fen() == s.engine.fen()
 
 
+def test_fodbold_a_move_and_the_next_card_seen_in_one_look_are_taken_in_game_order(tmp_path):
+    """The pass receiver is carried far under a hand and found again only when blue's next card is
+    shown: both in one look. The move came first (else it would be red moving out of turn)."""
+    s = GameSession("fodbold", FOD_SETUP, out_dir=tmp_path, tracker_settings=FAST)
+    table = Table(s, {**start_pieces(s.engine), "ball": GRID.centre("g10")})
+    table.run(8)
+    table.things["R06"] = (420, 300)  # red draws 7 or 9 and shows it
+    table.run(6)
+    table.things.pop("red-7")
+    table.run(10)  # hidden longer than hold_frames: its track is gone
+    table.things["B03"] = (420, -300)  # blue's card and red 7 on c11 come into view together
+    table.things["red-7"] = GRID.centre("c11")
+    table.run(8)
+    s.close()
+    assert [a["type"] for a in s.adapter.log] == ["draw", "move", "draw"]
+    assert s.engine.violations == [] and s.engine.pos.squares[("red", 7)] == fodbold.parse_square("c11")
+    assert s.engine.pos.to_play == "blue" and s.engine.phase == "move"
+
+
 def test_fodbold_a_nudged_piece_is_no_call_and_the_roll_is_the_operators(tmp_path):
     s = GameSession("fodbold", {**FOD_SETUP, "first": None}, out_dir=tmp_path, tracker_settings=FAST)
     table = Table(s, start_pieces(s.engine))

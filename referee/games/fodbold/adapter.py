@@ -92,6 +92,22 @@ class FodboldAdapter:
 
     # ---- observations ------------------------------------------------------------------------
 
+    def order(self, observations: list) -> list:
+        """What one look saw, in the order the game goes: the team to move's pieces before anything
+        else. A move and the other team's next card seen in the same look (the move was hidden by a
+        hand, or the piece was carried far and found again only now) happened in that order; taking
+        the card first would make the move look out of turn (measured: scripts/bench_referee.py
+        fodbold seed 9003, one such look made 4 false calls)."""
+        game = self.game
+        if game.phase != "move" or game.pos.to_play is None:
+            return list(observations)
+
+        def first(obs) -> bool:
+            piece = parse_piece(obs.label) if obs.kind != "vanished" else None
+            return piece is not None and piece[0] == game.pos.to_play
+
+        return sorted(observations, key=lambda obs: not first(obs))  # stable: the rest keep their order
+
     def observe(self, obs, t: float | None = None) -> list:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
         if obs.kind == "vanished":
