@@ -167,6 +167,35 @@ def test_when_the_ball_token_is_seen_on_no_one_who_may_stay_the_nearest_stays():
     assert tb.game.violations == [] and tb.game.pos.to_play == "blue"
 
 
+def test_a_move_seen_after_the_guess_that_he_stayed_put_replaces_the_guess():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9; 7 runs to c11 with the ball, unseen (a hand over him)
+    tb.see("appeared", 3, "B03", (420, -300))  # blue's card: the adapter guesses red 9 kept the ball and stayed
+    assert strip(tb.ad.log[1]) == {"type": "move", "team": "red", "piece": 9, "to": "g10"}
+    tb.see("moved", 4, "blue-4", "e15", came_from="e13")  # blue 4 or 9: 4 runs two squares
+    out = tb.see("moved", 2, "red-7", "c11", came_from="c9")  # red 7 found at last, where he went
+    assert len(out) == 1 and isinstance(out[0], Correction) and out[0].index == 1 and "late" in out[0].why
+    assert [strip(a) for a in tb.ad.log] == [{"type": "draw", "team": "red", "card": "R06"},
+                                             {"type": "move", "team": "red", "piece": 7, "to": "c11"},
+                                             {"type": "draw", "team": "blue", "card": "B03"},
+                                             {"type": "move", "team": "blue", "piece": 4, "to": "e15"}]
+    assert tb.game.violations == [] and tb.game.pos.holder == ("red", 7) and tb.game.pos.to_play == "red"
+
+
+def test_a_move_out_of_turn_that_no_guess_explains_is_still_called():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("moved", 2, "red-7", "c11", came_from="c9")  # seen: no guess made
+    tb.see("appeared", 3, "B03", (420, -300))
+    tb.see("moved", 4, "red-10", "j9", came_from="j7")  # red again, while blue is to move
+    assert tb.kinds()[-1] == "out_of_turn" and len(tb.ad.log) == 4
+    tb2 = Table()
+    tb2.see("appeared", 1, "R06", BESIDE)
+    tb2.see("appeared", 3, "B03", (420, -300))  # red 9 guessed to stay
+    tb2.see("moved", 4, "red-10", "j9", came_from="j7")  # 10 is not on red's card: no guess explains it
+    assert tb2.kinds()[-1] == "out_of_turn" and strip(tb2.ad.log[1])["piece"] == 9
+
+
 def test_a_shot_card_after_the_other_team_stayed_put_is_the_shooters():
     tb = Table(position="1g1,9g17*/1g20,4c14 blue 0-0")  # blue to play, red has the ball in blue's zone
     tb.see("appeared", 1, "B03", BESIDE)  # blue 4 (9 is not on the board) ...
