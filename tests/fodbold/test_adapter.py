@@ -182,6 +182,21 @@ def test_a_move_seen_after_the_guess_that_he_stayed_put_replaces_the_guess():
     assert tb.game.violations == [] and tb.game.pos.holder == ("red", 7) and tb.game.pos.to_play == "red"
 
 
+def test_a_ball_token_far_from_everyone_who_may_stay_went_with_a_player_who_moved_unseen():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9 (9 on g10 has the ball)
+    tb.see("moved", 2, "ball", "c11", came_from="g10")  # 7 takes the pass and runs to c11, unseen
+    tb.see("appeared", 3, "B03", (420, -300))
+    assert [strip(a) for a in tb.ad.log[1:]] == [{"type": "move", "team": "red", "piece": 7, "to": "c11"},
+                                                  {"type": "draw", "team": "blue", "card": "B03"}]
+    assert tb.game.violations == [] and tb.game.pos.holder == ("red", 7)
+    tb.see("moved", 4, "blue-4", "e15", came_from="e13")
+    out = tb.see("appeared", 5, "red-7", "d11")  # seen at last: a square beside where the token was read
+    assert isinstance(out[0], Correction) and strip(tb.ad.log[1]) == {"type": "move", "team": "red", "piece": 7,
+                                                                      "to": "d11"}
+    assert tb.game.violations == [] and tb.game.pos.squares[("red", 7)] == BOARD.parse("d11")
+
+
 def test_a_move_out_of_turn_that_no_guess_explains_is_still_called():
     tb = Table()
     tb.see("appeared", 1, "R06", BESIDE)

@@ -43,7 +43,15 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   ball stayed with him, else, for the team without the ball, a player who may stay. When the ball
   token is seen with none of those who may stay, the nearest to it stays (a guess: without the
   staying move every later card would look out of turn; measured on scripts/bench_referee.py
-  fodbold seed 9001, a misread ball token made all 10 of its false calls).
+  fodbold seed 9001, a misread ball token made all 10 of its false calls). When the ball token
+  lies two squares or more from all who may stay, a player the card lets move ran there with it
+  unseen: the move to the legal square nearest the token is made instead.
+- **Guesses give way to sightings.** A staying move or run made up as above is a guess. A piece of
+  that team seen later where the engine would refuse his move (out of turn, above all) is taken as
+  the move the guess stood for, when the game re-scored that way is legal there and has no more
+  violations than now (a ``Correction``); else the move is called as usual.
+- **One look, game order.** What one look saw is taken with the team to move's pieces first
+  (``order``): a move and the other team's next card seen together happened in that order.
 - **The ball** token makes no action of its own: the engine knows who has it from the cards and
   moves. The adapter keeps the square it was last seen on (``ball_square``) for the staying move
   above and for the overlay.
@@ -80,7 +88,7 @@ class FodboldAdapter:
         self.ball_square: str | None = None
         self._made: dict[int, dict] = {}  # track id -> the action it made
         self._named: dict[int, tuple[tuple[str, int], bool]] = {}  # track id -> (piece, named by its square)
-        self._stays: list[dict] = []  # the staying moves _stayed guessed (the dicts in self.log)
+        self._guesses: list[dict] = []  # the moves _stayed guessed (the dicts in self.log)
 
     # ---- operator calls ----------------------------------------------------------------------
 
@@ -168,7 +176,11 @@ class FodboldAdapter:
         if any(q[0] == p[0] for q in game.pos.at(here)):
             return []  # onto a teammate's square: two pieces confused by the camera
         expected = game.phase == "move" and p[0] == game.pos.to_play and p in game.allowed_movers()
-        if not expected and chebyshev(here, there) < 2:
+        # a square off where a guess put him: the guess was a square out (the ball token read off)
+        guessed = any(g["team"] == p[0] and g["piece"] == p[1] and g["to"] == square_name(there)
+                      for g in self._guesses)
+        nudged = not expected and chebyshev(here, there) < 2
+        if nudged and not guessed:
             return []  # knocked one square by a hand: no call
         action = {"type": "move", "team": p[0], "piece": p[1]}
         if obs.from_xy is not None and self._square(obs.from_xy) == square_name(there):
@@ -178,6 +190,8 @@ class FodboldAdapter:
             late = self._late(action, obs)
             if late is not None:
                 return [late]
+            if nudged:
+                return []
         return [self._emit(action, t, obs.frame, obs.track_id)]
 
     def _late(self, action: dict, obs) -> Correction | None:
@@ -188,12 +202,12 @@ class FodboldAdapter:
         9003-9008, a move seen after the other team's next card made most of the false calls)."""
         for k in range(len(self.log) - 1, -1, -1):
             stay = self.log[k]
-            if not any(stay is s for s in self._stays) or stay["team"] != action["team"]:
+            if not any(stay is g for g in self._guesses) or stay["team"] != action["team"]:
                 continue
             fixed = {**action, "t": stay.get("t"), "frame": stay.get("frame"), "source": "camera"}
             if self._violations_with(k, fixed) is not None:
                 self.log[k] = fixed
-                self._stays = [s for s in self._stays if s is not stay]
+                self._guesses = [g for g in self._guesses if g is not stay]
                 self._made[obs.track_id] = fixed
                 return Correction(k, fixed, why=f"{action['team']} {action['piece']} seen on {action['to']} late: "
                                                 "he moved instead of staying put")
@@ -240,7 +254,8 @@ class FodboldAdapter:
         token went to (a pass to a player who stays where he is), else the holder when the ball
         stayed with him, else (the team without the ball) any player who may stay. When the ball
         token is seen on none of them, the one nearest to it (else the first the card names) is
-        taken: without a staying move every later card would look out of turn."""
+        taken: without a staying move every later card would look out of turn. A ball token seen far
+        from all who may stay went there with a player who moved unseen (``_ran_with_ball``)."""
         game = self.game
         mover = game.pos.to_play
         if game.phase != "move" or mover is None or mover == team:
@@ -252,6 +267,10 @@ class FodboldAdapter:
             holder = game.pos.holder
             pick = (at_ball[0] if at_ball else
                     holder if holder in stay and ball in (None, game.pos.squares[holder]) else None)
+            if pick is None and ball is not None and all(chebyshev(game.pos.squares[p], ball) >= 2 for p in stay):
+                ran = self._ran_with_ball(ball)
+                if ran is not None:
+                    return [self._guess(*ran, t, frame)]
             if pick is None and stay:
                 # the ball token was not seen on any of them (misread, or hidden): the one nearest to
                 # where it was last seen, else the first the card names. A guess, but no staying move
@@ -261,10 +280,26 @@ class FodboldAdapter:
             pick = stay[0] if stay else None
         if pick is None:
             return []
-        sq = square_name(game.pos.squares[pick])
-        stay = self._emit({"type": "move", "team": pick[0], "piece": pick[1], "from": sq, "to": sq}, t, frame, None)
-        self._stays.append(stay)
-        return [stay]
+        return [self._guess(pick, game.pos.squares[pick], t, frame)]
+
+    def _ran_with_ball(self, ball) -> tuple | None:
+        """(piece, square) for a ball token seen at rest two squares or more from everyone who may stay:
+        a player the card lets move ran there with it (or took the pass there), unseen. The legal
+        destination nearest to the token, when it is at most a square off (the token sits on the
+        piece and is read a square off at times)."""
+        game = self.game
+        best = min(((chebyshev(d, ball), i, p, d) for i, p in enumerate(game.allowed_movers())
+                    for d in game.destinations(p) if d != game.pos.squares[p]), default=None)
+        return (best[2], best[3]) if best is not None and best[0] <= 1 else None
+
+    def _guess(self, piece, to, t, frame) -> dict:
+        """A move the camera did not see, made so the game goes on; a later sighting of the piece may
+        replace it (``_late``)."""
+        action = {"type": "move", "team": piece[0], "piece": piece[1],
+                  "from": square_name(self.game.pos.squares[piece]), "to": square_name(to)}
+        guess = self._emit(action, t, frame, None)
+        self._guesses.append(guess)
+        return guess
 
     def _relabelled(self, obs, t) -> list:
         named = self._named.get(obs.track_id)
