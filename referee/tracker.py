@@ -222,14 +222,17 @@ class Tracker:
         tx = np.array([[t.x, t.y] for t in self.tracks])
         dx = np.array([[d.x, d.y] for d in dets])
         dist = np.linalg.norm(tx[:, None, :] - dx[None, :, :], axis=2)
-        kind = self.kind_of
-        other = np.array([[kind(t.label) != kind(d.label) for d in dets] for t in self.tracks])
+        labels = [t.label for t in self.tracks]  # a majority vote each: counted once per look, not per pair
+        tl, dl = np.array(labels, dtype=object), np.array([d.label for d in dets], dtype=object)
+        kinds = {lab: self.kind_of(lab) for lab in {*labels, *dl}}
+        tk, dk = np.array([kinds[lab] for lab in tl], dtype=object), np.array([kinds[lab] for lab in dl], dtype=object)
+        other = tk[:, None] != dk[None, :]
         # another label may only take over an object lying at rest, at its resting place: a card
         # sliding over another on its way into the trick must not drag that one along
         rest = np.array([t.rest if t.rest is not None else (np.inf, np.inf) for t in self.tracks])
         near_rest = np.linalg.norm(rest[:, None, :] - dx[None, :, :], axis=2) <= s.relabel_within_mm
         allowed = (dist <= s.max_distance_mm) & (~other | near_rest)
-        misread = np.array([[t.label != d.label for d in dets] for t in self.tracks])  # same kind, other label
+        misread = tl[:, None] != dl[None, :]  # same kind, other label
         cost = np.where(allowed, dist + other * s.relabel_within_mm + (misread & ~other) * s.still_mm, 1e9)
         rows, cols = linear_sum_assignment(cost)
         matches = [(r, c) for r, c in zip(rows, cols) if cost[r, c] < 1e9]
@@ -241,7 +244,7 @@ class Tracker:
             if c in md:
                 continue
             hidden = [r for r in range(len(self.tracks)) if r not in mt and self.tracks[r].confirmed
-                      and self.tracks[r].misses > 0 and self.tracks[r].label == dets[c].label
+                      and self.tracks[r].misses > 0 and labels[r] == dets[c].label
                       and np.hypot(*(tx[r] - dx[c])) <= s.reid_distance_mm]
             if hidden:
                 r = min(hidden, key=lambda r: np.hypot(*(tx[r] - dx[c])))
