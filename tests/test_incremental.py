@@ -27,6 +27,7 @@ class Rectangles:
         self.reads: list[tuple[int, int]] = []
         self.reread_count = 0
         self.blind = False
+        self.conf = 0.9  # the detector's confidence in every find
 
     def _p(self, image, corners):
         x0, y0 = np.floor(corners.min(axis=0)).astype(int)
@@ -47,7 +48,7 @@ class Rectangles:
             x, y, w, h = cv2.boundingRect(c)
             if w * h >= 200:
                 q = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
-                out.append(Reading("card", q, 0.9, self._p(image, q)))
+                out.append(Reading("card", q, self.conf, self._p(image, q)))
         return out
 
     def reread(self, image, readings):
@@ -55,7 +56,8 @@ class Rectangles:
         return [replace(r, probabilities=self._p(image, r.corners)) for r in readings]
 
     def name(self, readings):
-        return [RecognizedCard(self.names[int(np.argmax(r.probabilities))], 0.9, r.corners, 0.9, 0.9, r.kind)
+        return [RecognizedCard(self.names[int(np.argmax(r.probabilities))], 0.9, r.corners, r.detector_confidence, 0.9,
+                               r.kind)
                 for r in readings]
 
 
@@ -118,10 +120,44 @@ def test_a_shaking_camera_reads_nothing_again_but_names_the_cards_afresh():
     rec = Rectangles()
     inc = IncrementalRecognizer(rec)
     inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
-    for shift in [(4, 0), (0, -4), (4, 4)]:
+    for shift in [(4, 0), (0, -4), (4, 4), (8, 0), (-8, 8)]:  # the simulated camera shakes up to 8 px
         inc.recognize(table((100, 100, RED), (600, 400, BLUE), shift=shift))
+    assert len(rec.reads) == 1 and inc.stats["none"] == 5
+    assert rec.reread_count == 10, "both cards named again on each look"
+
+
+def test_a_camera_shaking_8_px_over_a_mottled_cloth_reads_nothing_again():
+    """Every cell of a mottled cloth changes when the camera shakes; each must still match a cell of the
+    reference within ``shake_px`` (with only the next cell, 842 cells changed for an 8 px shake)."""
+    rng = np.random.default_rng(0)
+    cloth = cv2.GaussianBlur(rng.normal(0, 1, (600, 800)).astype(np.float32), (0, 0), 6)
+    cloth = np.dstack([(110 + cloth / cloth.std() * 25).clip(0, 255).astype(np.uint8)] * 3)
+    rec = Rectangles()
+    rec.blind = True  # nothing to find: count the reads
+    inc = IncrementalRecognizer(rec, IncrementalSettings(busy_looks=0))  # a big change is read, not waited out
+    inc.recognize(cloth)
+    for dx, dy in [(8, 8), (-6, 4), (0, -8)]:
+        inc.recognize(cv2.warpAffine(cloth, np.float32([[1, 0, dx], [0, 1, dy]]), (800, 600),
+                                     borderMode=cv2.BORDER_REPLICATE))
     assert len(rec.reads) == 1 and inc.stats["none"] == 3
-    assert rec.reread_count == 6, "both cards named again on each look"
+
+
+def test_a_find_the_detector_was_unsure_of_is_read_again_every_unsure_every_looks():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(unsure_every=3))
+    view = table((100, 100, RED), (600, 400, BLUE))
+    rec.conf = 0.4
+    assert [round(c.detector_confidence, 1) for c in inc.recognize(view)] == [0.4, 0.4]
+    rec.conf = 0.9
+    for _ in range(2):
+        inc.recognize(view)
+    assert len(rec.reads) == 1, "not before unsure_every looks"
+    cards = inc.recognize(view)
+    assert len(rec.reads) == 3 and all(h * w < 0.25 * 600 * 800 for h, w in rec.reads[1:]), "a window round each"
+    assert [round(c.detector_confidence, 1) for c in cards] == [0.9, 0.9]
+    for _ in range(3):
+        inc.recognize(view)
+    assert len(rec.reads) == 3, "sure finds are not read again"
 
 
 def test_a_face_that_changes_in_place_is_named_anew():
@@ -148,14 +184,32 @@ def test_a_card_missed_before_and_cut_by_the_window_is_left_out_until_a_whole_re
     assert inc.stats["whole"] == 2
 
 
-def test_a_change_over_much_of_the_view_is_read_whole():
+def test_a_change_over_much_of_the_view_that_lasts_is_read_whole():
     rec = Rectangles()
-    inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3))
+    inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3, busy_looks=2))
     inc.recognize(table((100, 100, RED)))
     lit = table((100, 100, RED))
     lit[:, :500] = 120  # the light changed over most of the table
+    for _ in range(2):
+        assert seen(inc.recognize(lit)) == [("red", 100, 100)], "what was found before, for busy_looks looks"
+    assert len(rec.reads) == 1
     inc.recognize(lit)
     assert inc.stats["whole"] == 2 and rec.reads[-1] == (600, 800)
+
+
+def test_a_hand_over_the_table_is_not_read_and_what_it_did_is_read_once_it_has_gone():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3))
+    inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
+    for reach in (300, 500, 300):  # a hand and arm from the left edge, over both cards' row
+        hand = table((100, 100, RED), (600, 400, BLUE))
+        hand[60:420, :reach] = 15
+        assert seen(inc.recognize(hand)) == [("blue", 600, 400), ("red", 100, 100)]
+    assert len(rec.reads) == 1, "nothing read under the hand"
+    cards = inc.recognize(table((100, 100, RED), (300, 250, BLUE)))  # it moved the blue card
+    assert seen(cards) == [("blue", 300, 250), ("red", 100, 100)]
+    assert inc.stats == {"whole": 1, "part": 1, "none": 3}
+    assert all(h * w < 0.3 * 600 * 800 for h, w in rec.reads[1:]), "two small windows: where it went and left"
 
 
 def test_every_refresh_every_looks_the_view_is_read_whole():
@@ -185,7 +239,9 @@ def test_a_detector_exported_for_one_input_size_reads_every_view_whole():
 
 
 @pytest.mark.parametrize("bad", [dict(threshold=0), dict(threshold=300), dict(margin=-1), dict(min_side=8),
-                                 dict(max_share=0), dict(max_share=1.5), dict(refresh_every=0)])
+                                 dict(max_share=0), dict(max_share=1.5), dict(refresh_every=0),
+                                 dict(busy_looks=-1), dict(shake_px=-1),
+                                 dict(unsure_below=1.5), dict(unsure_every=0)])
 def test_settings_are_validated(bad):
     with pytest.raises(ValueError):
         IncrementalSettings(**bad)
