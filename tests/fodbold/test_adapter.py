@@ -211,6 +211,38 @@ def test_a_move_out_of_turn_that_no_guess_explains_is_still_called():
     assert tb2.kinds()[-1] == "out_of_turn" and strip(tb2.ad.log[1])["piece"] == 9
 
 
+def test_a_card_read_back_and_forth_between_two_labels_is_drawn_once():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9
+    tb.see("relabelled", 1, "R04", BESIDE, old="R06", frames=60)  # too late to be a correction ...
+    assert [a["card"] for a in tb.ad.log] == ["R06", "R04"] and tb.kinds()[-1] == "move_expected"  # a new card
+    tb2 = Table()
+    tb2.see("appeared", 1, "R06", BESIDE)
+    tb2.see("relabelled", 1, "R04", BESIDE, old="R06", frames=10)  # a correction: R04 (5 or 10)
+    tb2.see("relabelled", 1, "R06", BESIDE, old="R04", frames=60)  # back again, later: the same card misread
+    tb2.see("relabelled", 1, "R04", BESIDE, old="R06", frames=60)
+    assert [a["card"] for a in tb2.ad.log] == ["R04"] and tb2.game.violations == []
+
+
+def test_a_drawn_card_read_anew_while_the_other_team_is_to_draw_is_a_misread():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9
+    tb.see("moved", 2, "red-7", "c11", came_from="c9")  # blue is to draw now
+    tb.see("relabelled", 1, "R04", BESIDE, old="R06", frames=60)
+    assert len(tb.ad.log) == 2 and tb.game.violations == []
+    tb.see("appeared", 3, "R05", (420, 320))  # a red card shown now, not a re-read: out of turn
+    assert tb.kinds()[-1] == "out_of_turn"
+
+
+def test_a_teams_card_and_its_move_seen_in_one_look_are_draw_then_move():
+    tb = Table()
+    card = Observation("appeared", 1, "R06", *map(float, BESIDE), 30)
+    move = Observation("moved", 2, "red-7", *map(float, SQ("c11")), 30, from_xy=SQ("c9"))
+    assert tb.ad.order([move, card]) == [card, move]
+    blue = Observation("appeared", 3, "B03", 420.0, -300.0, 30)
+    assert tb.ad.order([blue, move]) == [move, blue], "red is to play: red's piece before blue's card"
+
+
 def test_a_shot_card_after_the_other_team_stayed_put_is_the_shooters():
     tb = Table(position="1g1,9g17*/1g20,4c14 blue 0-0")  # blue to play, red has the ball in blue's zone
     tb.see("appeared", 1, "B03", BESIDE)  # blue 4 (9 is not on the board) ...

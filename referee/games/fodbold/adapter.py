@@ -36,7 +36,9 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   when it comes within ``correction_frames`` of it, nothing has happened since, and it reads the
   same kind of thing (piece for piece, pass card for pass card, shot card for shot card): a
   ``Correction``. Anything else is taken as the new label coming into view (a face-down card turned
-  over is a draw shown; the next card laid on the same discard spot is the next draw).
+  over is a draw shown; the next card laid on the same discard spot is the next draw), except a
+  card read back as a label it showed before (read back and forth between two cards) and a drawn
+  card read as another of its team's cards while the other team is to draw: misreads, no action.
 - **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
   its card while the engine still waits for a move, the adapter first makes the staying move: the
   player the ball token went to (a pass to a player who does not move), else the holder when the
@@ -88,6 +90,7 @@ class FodboldAdapter:
         self.ball_square: str | None = None
         self._made: dict[int, dict] = {}  # track id -> the action it made
         self._named: dict[int, tuple[tuple[str, int], bool]] = {}  # track id -> (piece, named by its square)
+        self._shown: dict[int, set[str]] = {}  # card track id -> the labels it has been read as
         self._guesses: list[dict] = []  # the moves _stayed guessed (the dicts in self.log)
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -103,20 +106,28 @@ class FodboldAdapter:
     # ---- observations ------------------------------------------------------------------------
 
     def order(self, observations: list) -> list:
-        """What one look saw, in the order the game goes: the team to move's pieces before anything
-        else. A move and the other team's next card seen in the same look (the move was hidden by a
-        hand, or the piece was carried far and found again only now) happened in that order; taking
-        the card first would make the move look out of turn (measured: scripts/bench_referee.py
-        fodbold seed 9003, one such look made 4 false calls)."""
+        """What one look saw, in the order the game goes: the team to play's card (when it is to draw),
+        then its pieces, then the rest. A move and the other team's next card seen in the same look
+        (the move was hidden by a hand, or the piece was carried far and found again only now)
+        happened in that order; taking the card first made the move look out of turn (measured:
+        scripts/bench_referee.py fodbold seed 9003, one such look made 4 false calls). Likewise a
+        team's card and its move seen together (seed 9010: the move first was a move without a card)."""
         game = self.game
-        if game.phase != "move" or game.pos.to_play is None:
+        team = game.pos.to_play
+        if game.phase not in ("move", "turn") or team is None:
             return list(observations)
 
-        def first(obs) -> bool:
-            piece = parse_piece(obs.label) if obs.kind != "vanished" else None
-            return piece is not None and piece[0] == game.pos.to_play
+        def rank(obs) -> int:
+            if obs.kind == "vanished":
+                return 2
+            piece = parse_piece(obs.label)
+            if piece is not None:
+                return 1 if piece[0] == team else 2
+            drawing = game.phase == "turn" and (game.decks.pass_card(team, obs.label) is not None
+                                                or obs.label in game.decks.shots)
+            return 0 if drawing else 2
 
-        return sorted(observations, key=lambda obs: not first(obs))  # stable: the rest keep their order
+        return sorted(observations, key=rank)  # stable: each rank keeps the tracker's order
 
     def observe(self, obs, t: float | None = None) -> list:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
@@ -309,6 +320,9 @@ class FodboldAdapter:
                 return []  # named by its square (or another colour read on it): a misread number
             self._named[obs.track_id] = (piece, False)  # named by its label: the better reading wins
         done = self._made.get(obs.track_id)
+        shown = self._shown.setdefault(obs.track_id, set())
+        again = piece is None and done is not None and obs.label in shown
+        shown.update({obs.old_label, obs.label})
         i = next((k for k, a in enumerate(self.log) if a is done), None)  # None: undone meanwhile
         if (i == len(self.log) - 1 and obs.frame - done.get("frame", obs.frame) <= self.correction_frames
                 and done["type"] != "roll"):
@@ -327,6 +341,12 @@ class FodboldAdapter:
                 self.log[i] = fixed
                 self._made[obs.track_id] = fixed
                 return [Correction(i, fixed)]
+        if again:
+            return []  # a card read back and forth between two labels: a misread, not a card laid on it
+        team = next((tm for tm in TEAMS if self.game.decks.pass_card(tm, obs.label) is not None), None)
+        if (piece is None and done is not None and done["type"] == "draw" and team is not None
+                and self.game.phase == "turn" and team != self.game.pos.to_play):
+            return []  # a drawn card read anew while the other team is to draw: a misread (seed 9010)
         self._made.pop(obs.track_id, None)
         if obs.label == BACK:
             return []
