@@ -197,6 +197,27 @@ def test_a_ball_token_far_from_everyone_who_may_stay_went_with_a_player_who_move
     assert tb.game.violations == [] and tb.game.pos.squares[("red", 7)] == BOARD.parse("d11")
 
 
+def test_a_piece_seen_late_with_a_misread_number_may_be_the_guessed_player_himself():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9; 9 has the ball on g10 and runs to e8, unseen
+    tb.see("appeared", 3, "B03", (420, -300))  # guessed: 9 kept the ball and stayed
+    tb.see("moved", 4, "blue-4", "e16", came_from="e18")
+    out = tb.see("appeared", 5, "red-5", "e8")  # 9 found at last, read as 5 (not on red's card)
+    assert isinstance(out[0], Correction) and strip(tb.ad.log[1]) == {"type": "move", "team": "red", "piece": 9,
+                                                                      "to": "e8"}
+    assert tb.game.violations == [] and tb.game.pos.squares[("red", 9)] == BOARD.parse("e8")
+
+
+def test_the_ball_token_is_not_taken_to_a_player_seen_still_on_his_square():
+    tb = Table()
+    tb.see("appeared", 9, "red-7", "c9")  # 7 is seen where he stands, and stays there
+    tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9: 9 runs to c11 with the ball, unseen
+    tb.see("moved", 2, "ball", "c11", came_from="g10")
+    tb.see("appeared", 3, "B03", (420, -300))
+    assert strip(tb.ad.log[1]) == {"type": "move", "team": "red", "piece": 9, "to": "c11"}
+    assert tb.game.violations == [] and tb.game.pos.holder == ("red", 9)
+
+
 def test_a_move_out_of_turn_that_no_guess_explains_is_still_called():
     tb = Table()
     tb.see("appeared", 1, "R06", BESIDE)

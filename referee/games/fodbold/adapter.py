@@ -90,6 +90,7 @@ class FodboldAdapter:
         self.ball_square: str | None = None
         self._made: dict[int, dict] = {}  # track id -> the action it made
         self._named: dict[int, tuple[tuple[str, int], bool]] = {}  # track id -> (piece, named by its square)
+        self._rest: dict[int, str] = {}  # piece track id -> the square it was last seen at rest on
         self._shown: dict[int, set[str]] = {}  # card track id -> the labels it has been read as
         self._guesses: list[dict] = []  # the moves _stayed guessed (the dicts in self.log)
 
@@ -133,6 +134,7 @@ class FodboldAdapter:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
         if obs.kind == "vanished":
             self._named.pop(obs.track_id, None)
+            self._rest.pop(obs.track_id, None)
             return []
         if obs.kind == "relabelled":
             return self._relabelled(obs, t)
@@ -179,6 +181,7 @@ class FodboldAdapter:
         p = self._identify(obs, label)
         there = game.pos.squares.get(p)
         to = self._square((obs.x, obs.y))
+        self._rest[obs.track_id] = to
         if there is None or to is None:
             return []  # a piece not in play, or lifted off the board: nothing the rules know
         here = game.board.parse(to)
@@ -215,13 +218,21 @@ class FodboldAdapter:
             stay = self.log[k]
             if not any(stay is g for g in self._guesses) or stay["team"] != action["team"]:
                 continue
-            fixed = {**action, "t": stay.get("t"), "frame": stay.get("frame"), "source": "camera"}
-            if self._violations_with(k, fixed) is not None:
-                self.log[k] = fixed
-                self._guesses = [g for g in self._guesses if g is not stay]
-                self._made[obs.track_id] = fixed
-                return Correction(k, fixed, why=f"{action['team']} {action['piece']} seen on {action['to']} late: "
-                                                "he moved instead of staying put")
+            stamp = {"t": stay.get("t"), "frame": stay.get("frame"), "source": "camera"}
+            tries = [{**action, **stamp}]
+            named = self._named.get(obs.track_id)
+            if named is not None and not named[1] and stay["piece"] != action["piece"]:
+                # named only by the number read on it (seed 9011: the keeper read as 7): the guessed
+                # player himself may be the one who moved
+                tries.append({**{k: v for k, v in action.items() if k != "from"}, "piece": stay["piece"], **stamp})
+            for fixed in tries:
+                if self._violations_with(k, fixed) is not None:
+                    self.log[k] = fixed
+                    self._guesses = [g for g in self._guesses if g is not stay]
+                    self._made[obs.track_id] = fixed
+                    self._named[obs.track_id] = ((fixed["team"], fixed["piece"]), True)
+                    return Correction(k, fixed, why=f"{fixed['team']} {fixed['piece']} seen on {fixed['to']} late: "
+                                                    "he moved instead of staying put")
         return None
 
     def _violations_with(self, k: int, fixed: dict) -> int | None:
@@ -297,9 +308,15 @@ class FodboldAdapter:
         """(piece, square) for a ball token seen at rest two squares or more from everyone who may stay:
         a player the card lets move ran there with it (or took the pass there), unseen. The legal
         destination nearest to the token, when it is at most a square off (the token sits on the
-        piece and is read a square off at times)."""
+        piece and is read a square off at times). Not a player seen still on his square (seed 9005: the
+        token read a square off was nearer a far player who had not moved than the one who had)."""
         game = self.game
-        best = min(((chebyshev(d, ball), i, p, d) for i, p in enumerate(game.allowed_movers())
+        seen = set()  # pieces seen still where they stood
+        for tid, sq in self._rest.items():
+            piece = self._named.get(tid, (None, False))[0]
+            if piece in game.pos.squares and sq == square_name(game.pos.squares[piece]):
+                seen.add(piece)
+        best = min(((chebyshev(d, ball), i, p, d) for i, p in enumerate(game.allowed_movers()) if p not in seen
                     for d in game.destinations(p) if d != game.pos.squares[p]), default=None)
         return (best[2], best[3]) if best is not None and best[0] <= 1 else None
 
