@@ -38,7 +38,8 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   ``Correction``. Anything else is taken as the new label coming into view (a face-down card turned
   over is a draw shown; the next card laid on the same discard spot is the next draw), except a
   card read back as a label it showed before (read back and forth between two cards) and a drawn
-  card read as another of its team's cards while the other team is to draw: misreads, no action.
+  card read as another pass card while the other team is to draw or its own move is awaited:
+  misreads, no action.
 - **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
   its card while the engine still waits for a move, the adapter first makes the staying move: the
   player the ball token went to (a pass to a player who does not move), else the holder when the
@@ -360,10 +361,12 @@ class FodboldAdapter:
                 return [Correction(i, fixed)]
         if again:
             return []  # a card read back and forth between two labels: a misread, not a card laid on it
-        team = next((tm for tm in TEAMS if self.game.decks.pass_card(tm, obs.label) is not None), None)
-        if (piece is None and done is not None and done["type"] == "draw" and team is not None
-                and self.game.phase == "turn" and team != self.game.pos.to_play):
-            return []  # a drawn card read anew while the other team is to draw: a misread (seed 9010)
+        game = self.game
+        team = next((tm for tm in TEAMS if game.decks.pass_card(tm, obs.label) is not None), None)
+        if piece is None and done is not None and done["type"] == "draw" and team is not None and (
+                (game.phase == "turn" and team != game.pos.to_play)  # the other team is to draw (seed 9010)
+                or (game.phase == "move" and game.pos.card == done["card"])):  # its move is awaited (9005)
+            return []  # a drawn card read anew when no card may be drawn: a misread
         self._made.pop(obs.track_id, None)
         if obs.label == BACK:
             return []
