@@ -126,7 +126,7 @@ class ModelPerception:
                  incremental: bool = True):
         try:
             from .detector import DetectorError
-            from .incremental import IncrementalRecognizer
+            from .incremental import IncrementalRecognizer, settings_for
             from .recognize import CardRecognizer
         except ImportError as e:
             raise ReviewError(f"the card recogniser cannot load ({e}); use --perception truth on a "
@@ -136,7 +136,7 @@ class ModelPerception:
         except DetectorError as e:
             raise ReviewError(f"{e} (train the models with `referee train --game {game}`)") from None
         # re-read only the part of the view that changed since the last look (referee.incremental)
-        self.reader = IncrementalRecognizer(self.recognizer) if incremental else self.recognizer
+        self.reader = IncrementalRecognizer(self.recognizer, settings_for(game)) if incremental else self.recognizer
         self.game, self.mm_per_px, self.view_mm = game, mm_per_px, view_mm
         self.bounds = view_bounds(game, None, view_mm)
         self.mapper = None  # set once the table is calibrated (``attach``)
