@@ -102,6 +102,18 @@ def test_a_misread_card_is_corrected_a_later_change_is_a_new_play():
     assert [c for c, _ in tb.plays()] == ["R01", good, nxt] and tb.game.top.id == nxt
 
 
+def test_a_late_relabel_to_a_card_that_follows_the_one_under_but_not_the_one_read_is_a_misread():
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    first = legal(tb.game, "red")
+    tb.see("appeared", 2, first, CENTRE)  # read first (unsurely) as this card
+    other = next(c.id for c in tb.game.catalog if not c.is_goal and c.id != first and tb.game.in_play(c.id) is None
+                 and tb.game.follows("R01", c.id) and not tb.game.is_legal(c.id))
+    out = tb.see("relabelled", 2, other, CENTRE, old=first, frames=60)  # the read settles a second later
+    assert [type(a) for a in out] == [Correction] and [c for c, _ in tb.plays()] == ["R01", other]
+    assert not any(e.type == "violation" for e in tb.events) and tb.game.top.id == other
+
+
 def test_a_quick_second_card_that_follows_legally_is_not_taken_for_a_misread():
     tb = Table()
     tb.see("appeared", 1, "R01", CENTRE)

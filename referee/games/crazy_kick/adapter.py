@@ -12,7 +12,10 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
 - **A misread or a new card?** A relabel of the card this adapter played last (within
   ``correction_frames`` of that play) corrects that play, as in Crazy, unless the engine took the
   first card and the new one legally follows it: then it is a second card slapped straight on top.
-  Later relabels, and relabels of a card with another play after it, are always new cards.
+  A later relabel of the last card played is a misread too when the new card does not follow it
+  but follows the card under it (a new card there would be a foul; an unsure read settling late
+  is likelier). Other later relabels, and relabels of a card with another play after it, are new
+  cards.
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile. Otherwise the player of the card's team whose pile
@@ -154,9 +157,10 @@ class CrazyKickAdapter:
         i = next((k for k, a in enumerate(self.log) if a is first), None)  # None: undone meanwhile
         later = i is not None and any(a.get("type") == "play" for a in self.log[i + 1:])
         if obs.kind == "relabelled" and i is not None and not later:
-            if obs.frame - frame <= self.correction_frames and not (
+            if (obs.frame - frame <= self.correction_frames and not (
                     self.game.in_play(first["card"]) == "pile" and self.game.top is not None
-                    and self.game.top.id == first["card"] and self.game.is_legal(card.id)):
+                    and self.game.top.id == first["card"] and self.game.is_legal(card.id))) \
+                    or self._misread_late(first, card):
                 fixed = {**first, "card": card.id}
                 player = self._who(obs, card)
                 if player is None:
@@ -167,6 +171,17 @@ class CrazyKickAdapter:
                 self._plays[obs.track_id] = (fixed, frame)
                 return [Correction(i, fixed)]
         return self._play(obs, card, t)
+
+    def _misread_late(self, first: dict, card) -> bool:
+        """A relabel of the last card played, later than ``correction_frames``, is a misread after all
+        when, as a new card, it would be refused (it does not follow that card) but it follows the card
+        under it, as the card first read did: the label settled late on an unsure read. A foul on the
+        new card would be false (seed 9008: R43 read first as R47, 1.1 s later as R43, called
+        not_on_card)."""
+        game = self.game
+        if game.top is None or game.top.id != first["card"] or len(game.pile) < 2 or game.is_legal(card.id):
+            return False
+        return game.in_play(card.id) is None and game.follows(game.pile[-2].id, card.id)
 
     def _play(self, obs, card, t) -> list:
         played_on = self._played_on(card)
