@@ -17,10 +17,11 @@ means over ``CELL`` px cells) and on each look:
   until every object known from before lies wholly inside it or wholly outside, so an object is either
   read afresh whole or kept; a new find that the window's edge cuts (an object never found before,
   lying across it) is dropped until a whole read;
-- windows over more than ``max_share`` of the view (a hand and arm reaching over the table) are not read
-  for up to ``busy_looks`` looks in a row: what was found before is kept, and once the hand has gone the
-  change left behind (the piece moved, the card laid) is read in its own small window. Reading the whole
-  view under the hand found nothing new and cost most of fodbold's time (seed 9003: 36 of 200 looks);
+- windows over more than ``max_share`` of the view (a hand and arm reaching over the table) may be left
+  unread for up to ``busy_looks`` looks in a row (fodbold): what was found before is kept, and once the
+  hand has gone the change left behind (the piece moved) is read in its own small window. Reading the
+  whole view under the hand found nothing new and cost most of fodbold's time (seed 9003: 36 of 200
+  looks);
 - objects found with a detector confidence under ``unsure_below`` are read again every ``unsure_every``
   looks, as if they had changed: a find kept unchanged keeps its low confidence, which the tracker may
   ignore until the next whole read;
@@ -58,8 +59,9 @@ class IncrementalSettings:
     refresh_every: int = 30     # looks between whole reads (3 s at 10 looks a second)
     unsure_below: float = 0.6   # a find with less detector confidence is read again ...
     unsure_every: int = 5       # ... every this many looks
-    busy_looks: int = 5         # a change over more than max_share is left unread for up to this many looks
-                                # in a row (a hand and arm over the table: nothing to read under them yet)
+    busy_looks: int = 0         # a change over more than max_share is left unread for up to this many looks
+                                # in a row (a hand and arm over the table: nothing to read under them yet;
+                                # fodbold only, see GAME_SETTINGS)
 
     def __post_init__(self):
         if not 0 < self.threshold < 255:
@@ -79,11 +81,12 @@ class IncrementalSettings:
             raise ValueError(f"busy_looks must be >= 0, got {self.busy_looks}")
 
 
-# Games that need other settings. Crazy Kick's cards are played onto the centre pile in quick succession, a
-# hand over the table most of the time: waiting a hand out missed cards covered by the next one before it
-# was read (scripts/bench_referee.py crazy-kick seeds 9003-9008: 53 of 60 plays and 4 false calls waiting,
-# 57 and 2 not).
-GAME_SETTINGS = {"crazy-kick": IncrementalSettings(busy_looks=0)}
+# Games that need other settings. Only fodbold waits a hand out (busy_looks): its board is crowded, and
+# reading the whole view under every hand cost most of its time (1.4x -> 2.2x real time, as accurate). Cards
+# played in quick succession are covered by the next one before the hand has gone: waiting missed them
+# (scripts/bench_referee.py crazy-kick seeds 9003-9008: 53 of 60 plays, 4 false calls waiting, 57 and 2
+# not; crazy 9009-9016: 87 of 99, 5 false calls waiting, 97 and none not).
+GAME_SETTINGS = {"fodbold": IncrementalSettings(busy_looks=5)}
 
 
 def settings_for(game: str) -> IncrementalSettings:

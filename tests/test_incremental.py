@@ -134,7 +134,7 @@ def test_a_camera_shaking_8_px_over_a_mottled_cloth_reads_nothing_again():
     cloth = np.dstack([(110 + cloth / cloth.std() * 25).clip(0, 255).astype(np.uint8)] * 3)
     rec = Rectangles()
     rec.blind = True  # nothing to find: count the reads
-    inc = IncrementalRecognizer(rec, IncrementalSettings(busy_looks=0))  # a big change is read, not waited out
+    inc = IncrementalRecognizer(rec)  # a big change is read whole, not waited out
     inc.recognize(cloth)
     for dx, dy in [(8, 8), (-6, 4), (0, -8)]:
         inc.recognize(cv2.warpAffine(cloth, np.float32([[1, 0, dx], [0, 1, dy]]), (800, 600),
@@ -199,7 +199,7 @@ def test_a_change_over_much_of_the_view_that_lasts_is_read_whole():
 
 def test_a_hand_over_the_table_is_not_read_and_what_it_did_is_read_once_it_has_gone():
     rec = Rectangles()
-    inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3))
+    inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3, busy_looks=5))
     inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
     for reach in (300, 500, 300):  # a hand and arm from the left edge, over both cards' row
         hand = table((100, 100, RED), (600, 400, BLUE))
