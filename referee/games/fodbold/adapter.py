@@ -53,8 +53,9 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   that team seen later where the engine would refuse his move (out of turn, above all) is taken as
   the move the guess stood for, when the game re-scored that way is legal there and has no more
   violations than now (a ``Correction``); else the move is called as usual.
-- **One look, game order.** What one look saw is taken with the team to move's pieces first
-  (``order``): a move and the other team's next card seen together happened in that order.
+- **One look, game order.** What one look saw is taken in the order the game goes (``order``): the
+  team to play's card when it is to draw, then its pieces, then the rest; a move and the other
+  team's next card seen together happened in that order.
 - **The ball** token makes no action of its own: the engine knows who has it from the cards and
   moves. The adapter keeps the square it was last seen on (``ball_square``) for the staying move
   above and for the overlay.
@@ -147,6 +148,10 @@ class FodboldAdapter:
             return self._piece(obs, piece, t)
         return self._card(obs, t)
 
+    def _pass_team(self, label: str) -> str | None:
+        """The team whose pass card ``label`` is (its deck says), else None (a shot card, a back, ...)."""
+        return next((tm for tm in TEAMS if self.game.decks.pass_card(tm, label) is not None), None)
+
     def _square(self, xy) -> str | None:
         """The board square under a point; None off the board (goal squares are off the board)."""
         name = self.grid.square_at(xy)
@@ -225,7 +230,8 @@ class FodboldAdapter:
             if named is not None and not named[1] and stay["piece"] != action["piece"]:
                 # named only by the number read on it (seed 9011: the keeper read as 7): the guessed
                 # player himself may be the one who moved
-                tries.append({**{k: v for k, v in action.items() if k != "from"}, "piece": stay["piece"], **stamp})
+                tries.append({**{key: v for key, v in action.items() if key != "from"}, "piece": stay["piece"],
+                              **stamp})
             for fixed in tries:
                 if self._violations_with(k, fixed) is not None:
                     self.log[k] = fixed
@@ -252,7 +258,7 @@ class FodboldAdapter:
         if obs.track_id in self._made:
             return []  # this card already made its action; now it is moved aside
         game, card = self.game, obs.label
-        team = next((tm for tm in TEAMS if game.decks.pass_card(tm, card) is not None), None)
+        team = self._pass_team(card)
         if team is not None:
             if card in game.drawn[team]:
                 return []
@@ -350,7 +356,7 @@ class FodboldAdapter:
                 fixed = {**done, "team": piece[0], "piece": piece[1]}
                 fixed.pop("from", None)  # it was checked against the other piece's square
             elif done["type"] == "draw":
-                team = next((tm for tm in TEAMS if self.game.decks.pass_card(tm, obs.label) is not None), None)
+                team = self._pass_team(obs.label)
                 if team is not None:
                     fixed = {**done, "team": team, "card": obs.label}
             elif done["type"] == "shot" and obs.label in self.game.decks.shots:
@@ -362,7 +368,7 @@ class FodboldAdapter:
         if again:
             return []  # a card read back and forth between two labels: a misread, not a card laid on it
         game = self.game
-        team = next((tm for tm in TEAMS if game.decks.pass_card(tm, obs.label) is not None), None)
+        team = self._pass_team(obs.label)
         if piece is None and done is not None and done["type"] == "draw" and team is not None and (
                 (game.phase == "turn" and team != game.pos.to_play)  # the other team is to draw (seed 9010)
                 or (game.phase == "move" and game.pos.card == done["card"])):  # its move is awaited (9005)
