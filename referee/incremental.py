@@ -62,6 +62,7 @@ class IncrementalSettings:
     busy_looks: int = 0         # a change over more than max_share is left unread for up to this many looks
                                 # in a row (a hand and arm over the table: nothing to read under them yet;
                                 # fodbold only, see GAME_SETTINGS)
+    rename_every: int = 1       # looks between namings of the cards kept from before (1: every look)
 
     def __post_init__(self):
         if not 0 < self.threshold < 255:
@@ -79,6 +80,8 @@ class IncrementalSettings:
                              f"{self.unsure_every}")
         if self.busy_looks < 0:
             raise ValueError(f"busy_looks must be >= 0, got {self.busy_looks}")
+        if self.rename_every < 1:
+            raise ValueError(f"rename_every must be >= 1 look, got {self.rename_every}")
 
 
 # Games that need other settings. Only fodbold waits a hand out (busy_looks): its board is crowded, and
@@ -105,6 +108,13 @@ def _box(corners: np.ndarray, shape) -> tuple[float, float, float, float]:
     h, w = shape[:2]
     return max(0.0, float(corners[:, 0].min())), max(0.0, float(corners[:, 1].min())), \
         min(float(w), float(corners[:, 0].max())), min(float(h), float(corners[:, 1].max()))
+
+
+def _cell_slice(corners: np.ndarray, cells: np.ndarray) -> tuple[slice, slice]:
+    """The cells of the change map ``cells`` that an object's box covers, partial cells included."""
+    x0, y0, x1, y1 = _box(corners, (cells.shape[0] * CELL, cells.shape[1] * CELL))
+    return (slice(int(y0) // CELL, -(-int(np.ceil(y1)) // CELL)),
+            slice(int(x0) // CELL, -(-int(np.ceil(x1)) // CELL)))
 
 
 def _clip(box, w: int, h: int) -> list[float]:
@@ -147,7 +157,7 @@ class IncrementalRecognizer:
         self._since_whole += 1
         changed = self._changed(cells)
         if self._since_whole % s.unsure_every == 0:
-            self._mark_unsure(changed, view.shape)
+            self._mark_unsure(changed)
         windows = self._windows(changed, view.shape)
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows) > s.max_share * view.shape[0] * view.shape[1]:
             if self._busy < s.busy_looks:  # a hand over the table: read what it did once it has gone
@@ -162,21 +172,21 @@ class IncrementalRecognizer:
             fresh |= {id(r) for r in self._read_part(view, cells, window)}
         # the cards kept from before are named again on this look: a face that changed in place (a card
         # turned up onto a pile) can hide from the change map, which forgives a shaking camera
-        again = [i for i, r in enumerate(self._readings) if r.kind in RENAMED_KINDS and id(r) not in fresh]
-        for i, r in zip(again, self.recognizer.reread(view, [self._readings[i] for i in again])):
-            self._readings[i] = r
+        if self._since_whole % s.rename_every == 0:
+            again = [i for i, r in enumerate(self._readings) if r.kind in RENAMED_KINDS and id(r) not in fresh]
+            for i, r in zip(again, self.recognizer.reread(view, [self._readings[i] for i in again])):
+                self._readings[i] = r
         self._named = self.recognizer.name(self._readings)
         return self._named
 
-    def _mark_unsure(self, changed: np.ndarray, shape) -> None:
+    def _mark_unsure(self, changed: np.ndarray) -> None:
         """Mark the cells of objects the detector found unsurely as changed, so they are read again: a
         find kept unchanged keeps its confidence, and one under the tracker's threshold would stay
         unseen until the next whole read (fodbold seed 9007: the ball token found at 0.45 after a pass
         was ignored for 3 s, and the move it showed was guessed wrong)."""
         for r in self._readings:
             if r.detector_confidence < self.settings.unsure_below:
-                x0, y0, x1, y1 = _box(r.corners, shape)
-                changed[int(y0) // CELL:-(-int(np.ceil(y1)) // CELL), int(x0) // CELL:-(-int(np.ceil(x1)) // CELL)] = 1
+                changed[_cell_slice(r.corners, changed)] = 1
 
     def _changed(self, cells: np.ndarray) -> np.ndarray:
         """Cells that differ from every cell around them in the reference: a camera that shakes a pixel or

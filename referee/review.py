@@ -276,11 +276,10 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
     pending = sorted(calls or [], key=lambda c: c["t"])
     t0 = time.perf_counter()
     frames = 0
-    bar = tqdm(source, total=source.frame_count or None, unit="frame", desc="review", disable=not progress)
-    for frame in bar:
-        frames += 1
-        if frame.index % stride:
-            continue
+    bar = tqdm(total=source.frame_count or None, unit="frame", desc="review", disable=not progress)
+    for frame in source.frames(every=stride):
+        bar.update(source.passed - frames)
+        frames = source.passed
         if frame.index % (15 * stride) == 0:
             mapper.update(frame.image, frame.t)  # a bumped camera is corrected; a covered marker keeps the last fix
         cards = perceiver.perceive(frame)
@@ -304,7 +303,9 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
                 writer.write(drawn)
             for i in range(before, before + len(new)):
                 thumbs[i] = thumbnail(drawn)
+    bar.update(source.passed - frames)
     bar.close()
+    frames = source.passed
     seconds = time.perf_counter() - t0
     if writer is not None:
         writer.release()

@@ -47,10 +47,18 @@ class VideoSource:
         cap.release()
         self.max_bad_in_a_row = max_bad_in_a_row
         self.skipped = 0
+        self.passed = 0
 
     def __iter__(self) -> Iterator[Frame]:
+        return self.frames()
+
+    def frames(self, every: int = 1) -> Iterator[Frame]:
+        """Every ``every``-th frame (index 0, every, 2 * every, ...). The frames between are only grabbed,
+        not converted to pictures: retrieving a 720p frame costs about 1.5 ms, 0.6 s of a 20 s review that
+        looks at every third. ``self.passed`` counts the frames passed so far, looked at or not."""
         cap = cv2.VideoCapture(str(self.path))
         index, bad = 0, 0
+        self.passed = 0
         try:
             while True:
                 if not cap.grab():
@@ -59,6 +67,11 @@ class VideoSource:
                     if bad > self.max_bad_in_a_row or (self.frame_count and index >= self.frame_count):
                         return
                     self.skipped += 1
+                    index += 1
+                    continue
+                self.passed = index + 1
+                if index % every:
+                    bad = 0
                     index += 1
                     continue
                 ok, image = cap.retrieve()

@@ -126,6 +126,16 @@ def test_a_shaking_camera_reads_nothing_again_but_names_the_cards_afresh():
     assert rec.reread_count == 10, "both cards named again on each look"
 
 
+def test_kept_cards_are_named_again_every_rename_every_looks():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(rename_every=2))
+    inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
+    for _ in range(5):
+        assert seen(inc.recognize(table((100, 100, RED), (600, 400, BLUE)))) == [("blue", 600, 400),
+                                                                                 ("red", 100, 100)]
+    assert rec.reread_count == 4, "both cards on looks 2 and 4 after the whole read"
+
+
 def test_a_camera_shaking_8_px_over_a_mottled_cloth_reads_nothing_again():
     """Every cell of a mottled cloth changes when the camera shakes; each must still match a cell of the
     reference within ``shake_px`` (with only the next cell, 842 cells changed for an 8 px shake)."""
@@ -241,7 +251,7 @@ def test_a_detector_exported_for_one_input_size_reads_every_view_whole():
 @pytest.mark.parametrize("bad", [dict(threshold=0), dict(threshold=300), dict(margin=-1), dict(min_side=8),
                                  dict(max_share=0), dict(max_share=1.5), dict(refresh_every=0),
                                  dict(busy_looks=-1), dict(shake_px=-1),
-                                 dict(unsure_below=1.5), dict(unsure_every=0)])
+                                 dict(unsure_below=1.5), dict(unsure_every=0), dict(rename_every=0)])
 def test_settings_are_validated(bad):
     with pytest.raises(ValueError):
         IncrementalSettings(**bad)

@@ -21,6 +21,15 @@ def test_video_frames_come_in_order_with_times(tmp_path):
     assert frames[3].t == pytest.approx(3 / 30) and frames[0].image.shape == (48, 64, 3)
 
 
+def test_every_nth_frame_is_the_same_frame_and_all_are_counted(tmp_path):
+    src = VideoSource(write_video(tmp_path / "v.mp4"))
+    every = list(src)
+    third = list(src.frames(every=3))
+    assert [f.index for f in third] == [0, 3, 6, 9] and src.passed == 12
+    for f in third:
+        assert f.t == every[f.index].t and np.array_equal(f.image, every[f.index].image)
+
+
 def test_missing_and_corrupt_videos_are_clear_errors(tmp_path):
     with pytest.raises(SourceError, match="no such video file"):
         VideoSource(tmp_path / "none.mp4")

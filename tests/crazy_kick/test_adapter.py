@@ -155,6 +155,71 @@ def test_a_card_the_table_plays_on_from_counts_when_the_camera_missed_the_one_be
     assert [c.id for c in tb.game.pile] == [a, z] and tb.game.attacks == 1
 
 
+def _gone_unseen_then(tb):
+    """After the kick-off R01: a red card that follows it (on Bob's pile) and a card that follows that
+    one but not R01."""
+    tb.see("appeared", 1, "R01", CENTRE)
+    cat, game = tb.game.catalog, tb.game
+    pairs = ((a.id, z.id) for a in cat for z in cat
+             if a.team == "red" and not (a.is_goal or a.is_keeper or z.is_goal or z.is_keeper)
+             and game.is_legal(a.id) and game.follows(a.id, z.id) and not game.is_legal(z.id))
+    return next(pairs)
+
+
+def test_a_card_that_left_its_pile_unseen_on_the_centre_is_played_before_the_one_on_it():
+    tb = Table()
+    a, z = _gone_unseen_then(tb)
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("vanished", 5, a, PILE["Bob"])  # taken off Bob's pile; a hand hid it on the centre
+    out = tb.see("relabelled", 1, z, CENTRE, old="R01")  # the next card, seen on the top
+    assert [p["card"] for p in out if p.get("type") == "play"] == [a, z]
+    assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.plays()[1] == (a, "Bob")
+    assert tb.ad.log[-2]["unseen"] is True and "unseen" not in tb.ad.log[-1]
+    assert tb.game.violations == [] and [c.id for c in tb.game.pile] == ["R01", a, z]
+
+
+def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
+    tb = Table()  # nothing left a pile: the foul stands
+    a, z = _gone_unseen_then(tb)
+    tb.see("appeared", 5, a, PILE["Bob"])  # still on Bob's pile
+    tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
+    tb = Table()  # two cards that each fit left their piles: no telling which
+    a, z = _gone_unseen_then(tb)
+    b = next(c.id for c in tb.game.catalog if c.team == "red" and c.id != a and not (c.is_goal or c.is_keeper)
+             and tb.game.is_legal(c.id) and tb.game.follows(c.id, z))
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("appeared", 6, b, PILE["Ann"])
+    tb.see("vanished", 5, a, PILE["Bob"])
+    tb.see("vanished", 6, b, PILE["Ann"])
+    tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
+    tb = Table()  # it left too long ago (missed_frames)
+    a, z = _gone_unseen_then(tb)
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("vanished", 5, a, PILE["Bob"])
+    tb.see("relabelled", 1, z, CENTRE, old="R01", frames=151)
+    assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
+
+
+def test_a_goal_the_camera_missed_is_played_before_the_keepers_kick_off_after_it():
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    game = tb.game
+    passer = next(c for c in game.legal_cards() if game.catalog[c].team == "red" and not game.catalog[c].is_goal
+                  and any(g.is_goal and g.team == "red" and g.player in game.catalog[c].passes
+                          for g in game.catalog))
+    tb.see("relabelled", 1, passer, CENTRE, old="R01")
+    goal = next(g.id for g in game.catalog if g.is_goal and g.team == "red"
+                and g.player in game.catalog[passer].passes)
+    tb.see("appeared", 5, goal, PILE["Ann"])
+    tb.see("vanished", 5, goal, PILE["Ann"])  # laid on the centre under a hand, the pile gathered at once
+    keeper = next(c.id for c in game.catalog if c.team == "white" and c.is_keeper)
+    tb.see("relabelled", 1, keeper, CENTRE, old=passer)  # white's keeper kicks off where the pile lay
+    assert [c for c, _ in tb.plays()] == ["R01", passer, goal, keeper]
+    assert tb.game.score == {"red": 1, "white": 0} and tb.game.violations == []
+
+
 def test_a_refused_card_taken_back_stays_a_foul_whatever_comes_next():
     tb = Table()
     a, z = _missed_keeper_then(tb)

@@ -97,6 +97,8 @@ class Play(_Action):
     player: Optional[str] = Field(None, description="who laid it, when seen")
     missed_before: bool = Field(False, description="the camera missed a card before this one (the table played "
                                 "on from this card): it is laid without asking whether it follows the top")
+    unseen: bool = Field(False, description="the camera did not see this card on the centre pile: it left its "
+                         "player's pile, and the card laid next follows it but not the card the camera saw before")
 
 
 class BallOut(_Action):

@@ -46,6 +46,10 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   Without this one missed card made every later card look illegal until the next goalkeeper
   (measured: three false ``no_keeper`` calls in a row, scripts/bench_referee.py seed 9001). A card
   taken back off the pile (it left the centre or vanished) was a foul the table agreed with.
+- **A card the camera missed on the centre.** A card the engine would refuse on its top, when
+  exactly one card left its owner's pile lately unseen on the centre, that card would follow the
+  top, and the new card would follow it (a goal and the keeper's kick-off after it included): that
+  card is played first, marked ``unseen`` (``_missed``).
 - **Goal cards set aside.** A goal card coming to rest in a goal area that the engine has not
   counted and this adapter never played (the camera missed it on the pile: a hand covered it) is
   played then; one already played (counted, or refused) is not played twice.
@@ -59,6 +63,7 @@ from __future__ import annotations
 import math
 
 from ..adapters import Correction, camera_action
+from .actions import ACTION_ADAPTER
 from .catalogue import TEAMS
 from .rules import CrazyKickGame
 
@@ -69,17 +74,19 @@ __all__ = ["CrazyKickAdapter", "Correction", "SIDES"]
 
 class CrazyKickAdapter:
     def __init__(self, game: CrazyKickGame, layout, correction_frames: int = 8, pile_wait_frames: int = 30,
-                 sides: dict[str, str] | None = None):
+                 sides: dict[str, str] | None = None, missed_frames: int = 150):
         """``layout``: ``crazy_kick_layout(len(red), len(white))``. ``correction_frames``: how soon
         after a play a relabel of its card is taken as a misread of that card (about the tracker's
         ``label_votes``: a misread is outvoted within that many frames, while a new card needs
         time to land and lie still). ``pile_wait_frames``:
         how long a pile top replaced by another card is awaited on the centre pile before the new
         card counts as the top (it was turned up onto the pile, not uncovered). ``sides``: which
-        team sits on layout side A and B (default A red, B white)."""
-        if correction_frames < 0 or pile_wait_frames < 0:
-            raise ValueError(f"correction_frames and pile_wait_frames must not be negative, "
-                             f"got {correction_frames} and {pile_wait_frames}")
+        team sits on layout side A and B (default A red, B white). ``missed_frames``: how long a card
+        that left a player's pile may have gone to the centre unseen (see ``_missed``)."""
+        if correction_frames < 0 or pile_wait_frames < 0 or missed_frames < 0:
+            raise ValueError(f"correction_frames, pile_wait_frames and missed_frames must not be negative, "
+                             f"got {correction_frames}, {pile_wait_frames} and {missed_frames}")
+        self.missed_frames = missed_frames
         self.pile_wait_frames = pile_wait_frames
         self.game = game
         self.correction_frames = correction_frames
@@ -106,6 +113,7 @@ class CrazyKickAdapter:
         self._covered: dict[str, str] = {}                  # card id -> player on whose pile it was covered
         self._last_xy: dict[str, tuple[float, float]] = {}  # card id -> where it last lay on a pile
         self._taken_back: set[int] = set()                  # tracks that left the centre (or vanished)
+        self._left: dict[str, tuple[str, int]] = {}          # card id -> (player, frame) it left his pile
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -187,7 +195,13 @@ class CrazyKickAdapter:
         played_on = self._played_on(card)
         action = {"type": "play", "card": card.id}
         player = self._who(obs, card)
-        out = self._unseen_first(card.id, player, t, obs.frame)
+        out = []
+        missed = self._missed(card, obs.frame) if played_on is None else None
+        if missed is not None:  # the card before it, unseen on the centre: its play first
+            out.append(self._emit({"type": "play", "card": missed[0], "player": missed[1], "unseen": True},
+                                  t, obs.frame))
+            self._played(missed[0])
+        out += self._unseen_first(card.id, player, t, obs.frame)
         if player is not None:
             action["player"] = player
         if played_on is None:
@@ -201,15 +215,47 @@ class CrazyKickAdapter:
             out = [Correction(i, fixed, why=f"{card.id} was laid on {fixed['card']}: a card before it was missed")]
         self._emit(action, t, obs.frame)
         self._plays[obs.track_id] = (action, obs.frame)
-        self._covered.pop(card.id, None)
-        if card.is_goal:
+        self._played(card.id)
+        return out
+
+    def _played(self, card_id: str) -> None:
+        """What a play settles: the card is no longer covered on a pile or awaited from one."""
+        self._covered.pop(card_id, None)
+        self._left.pop(card_id, None)
+        if self.game.catalog[card_id].is_goal:
             self._covered.clear()  # everyone picks up and lays out again
         for p, cards in self.zone_cards.items():  # the card under it may be reported now
             for tid, (label, x, y, masked) in list(cards.items()):
-                if masked is not None and masked[0] == card.id:
+                if masked is not None and masked[0] == card_id:
                     cards[tid] = (label, x, y, None)
                     self._dirty.add(p)
-        return out
+
+    def _missed(self, card, frame: int) -> tuple[str, str] | None:
+        """(card id, player) of the one card that left its owner's pile within ``missed_frames`` and
+        was never seen on the centre, when the engine would refuse ``card`` on its top but takes that
+        card there and then ``card`` after it (checked on a scratch engine over the log, so a goal
+        and the keeper's kick-off after it count too). The camera missed that card on the centre (a
+        hand over it, the next card on it within a moment). Seed 9016: R37 left R2's pile and was
+        covered by W28 unseen; W28 was called ``not_on_card`` on R50. With no such card, or two, the
+        engine judges ``card`` as it is."""
+        game = self.game
+        if game.over or game.is_legal(card.id):
+            return None
+        showing = {c[0] for cards in self.zone_cards.values() for c in cards.values()}
+        found = [(c, p) for c, (p, f) in self._left.items()
+                 if frame - f <= self.missed_frames and c != card.id and c not in showing
+                 and game.in_play(c) is None and game.is_legal(c) and not self._ever_played(c)]
+        fits = []
+        for c, p in found:
+            scratch = CrazyKickGame(game.setup, game.catalog)
+            for a in self.log:
+                scratch.apply(ACTION_ADAPTER.validate_python(a))
+            before = len(scratch.violations)
+            scratch.apply(ACTION_ADAPTER.validate_python(camera_action(
+                {"type": "play", "card": c, "player": p}, self._t, frame)))
+            if len(scratch.violations) == before and scratch.is_legal(card.id):
+                fits.append((c, p))
+        return fits[0] if len(fits) == 1 else None
 
     def _played_on(self, card) -> tuple[int, int] | None:
         """(log index, track) of the last play when the engine refused it for not following the top,
@@ -288,6 +334,8 @@ class CrazyKickAdapter:
             if obs.track_id in cards:
                 before = cards.pop(obs.track_id)
                 changed.add(p)
+                if obs.kind == "vanished" and before[3] is None and self.seen_on.get(before[0]) == p:
+                    self._left[before[0]] = (p, obs.frame)  # gone from his pile: maybe to the centre
         if obs.kind != "vanished":
             for p, z in self.pile_zones.items():
                 if z.contains((obs.x, obs.y)):
@@ -299,10 +347,12 @@ class CrazyKickAdapter:
                         if (old in self.game.catalog.cards and self.game.in_play(old) is None
                                 and self.seen_on.get(old) == p):
                             masked = (old, obs.frame)
+                            self._left[old] = (p, obs.frame)
                         if masked is not None and masked[0] == obs.label:  # read back: it never left
                             masked = None
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._covered.pop(obs.label, None)
+                        self._left.pop(obs.label, None)
                         self._last_xy[obs.label] = (obs.x, obs.y)
                         if self.game.catalog[obs.label].team == self.game.team_of[p]:
                             self.seen_on[obs.label] = p
