@@ -91,9 +91,65 @@ def test_a_piece_is_the_one_that_left_its_square_whatever_number_is_read_on_it()
                              "frame": 90, "source": "camera"}
     assert tb.kinds() == ["card_drawn", "pass", "moved"]
     assert tb.see("relabelled", 2, "red-9", "c11", old="red-4") == []  # later misreads change nothing
+    blue7 = next(c.id for c in DECKS.passes["blue"].values() if 7 in c.players)
+    tb.see("appeared", 4, blue7, BESIDE)
     tb.see("moved", 3, "blue-3", "k8", came_from="k12")  # first seen moving, from blue 7's square
     assert {k: tb.ad.log[-1][k] for k in ("team", "piece", "from", "to")} == {
         "team": "blue", "piece": 7, "from": "k12", "to": "k8"}
+
+
+def _blue_to_draw():
+    """Red drew R06 and passed to 7 (c9 -> c11): blue is to draw. Also a blue card naming blue 7."""
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("moved", 2, "red-7", "c11", came_from="c9")
+    assert tb.game.phase == "turn" and tb.game.pos.to_play == "blue"
+    return tb, next(c.id for c in DECKS.passes["blue"].values() if 7 in c.players)
+
+
+def test_a_move_seen_before_its_teams_card_waits_for_the_card_and_counts_after_it():
+    tb, card = _blue_to_draw()
+    n = len(tb.ad.log)
+    assert tb.see("moved", 3, "blue-7", "k8", came_from="k12") == []  # the card under a hand, unseen yet
+    assert len(tb.ad.log) == n and tb.game.violations == []
+    tb.see("appeared", 4, card, BESIDE, frames=90)  # the card, seen 3 s late
+    assert [(a["type"], a.get("card", a.get("to"))) for a in tb.ad.log[n:]] == [("draw", card), ("move", "k8")]
+    assert tb.ad.log[-1]["from"] == "k12" and tb.game.violations == []
+    assert tb.game.pos.squares[("blue", 7)] == BOARD.parse("k8")
+
+
+def test_a_move_whose_card_never_comes_is_called_as_seen_after_card_wait_frames():
+    tb, _ = _blue_to_draw()
+    n = len(tb.ad.log)
+    tb.see("moved", 3, "blue-7", "k8", came_from="k12")
+    tb.see("appeared", 9, "ball", "k8", frames=tb.ad.card_wait_frames + 1)  # long after: no card came
+    assert [a["type"] for a in tb.ad.log[n:]] == ["move"] and tb.ad.log[-1]["to"] == "k8"
+    assert len(tb.game.violations) == 1  # moved without a card: the engine's call
+
+
+def test_a_track_that_went_with_another_piece_is_named_again_when_the_piece_shows_where_it_was():
+    """Seed 9017: blue 8 came to rest beside blue 2 and the tracker gave it blue 2's track; then blue 2
+    was found again on its square. The track is blue 8 (the number read on it), and it moved."""
+    tb, card = _blue_to_draw()
+    game = tb.game
+    scratch = FodboldGame(tb.setup, BOARD, DECKS)
+    for a in tb.ad.log + [{"type": "draw", "team": "blue", "card": card, "t": 9.0}]:
+        scratch.apply(ACTION_ADAPTER.validate_python(a))
+    seven = game.pos.squares[("blue", 7)]
+    blues = {sq: p for p, sq in game.pos.squares.items() if p[0] == "blue"}
+    near = lambda a, b: max(abs(a[0] - b[0]), abs(a[1] - b[1]))  # noqa: E731
+    to, other = next((d, blues[s]) for d in scratch.destinations(("blue", 7)) if d not in blues
+                     and near(d, seven) >= 2 for s in blues if blues[s] != ("blue", 7) and near(s, d) == 1)
+    there = square_name(game.pos.squares[other])
+    tb.see("appeared", 20, piece_label(*other), there)  # named by its square: the other piece
+    n = len(tb.ad.log)
+    tb.see("moved", 20, piece_label("blue", 7), square_name(to), came_from=there)  # a square off: no call
+    assert len(tb.ad.log) == n
+    tb.see("appeared", 21, piece_label(*other), there)  # the other piece, found again where it stood
+    tb.see("appeared", 4, card, BESIDE)
+    assert [(a["type"], a.get("piece"), a.get("to")) for a in tb.ad.log[n:]] == [
+        ("draw", None, None), ("move", 7, square_name(to))]
+    assert tb.game.violations == [] and tb.game.pos.squares[other] == game.pos.squares[other]
 
 
 def test_a_piece_put_back_after_a_refused_move_or_nudged_one_square_is_no_call():

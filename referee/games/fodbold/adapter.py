@@ -15,7 +15,10 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   the engine has a piece of its colour is that piece (a team never has two pieces on one square);
   it keeps that name wherever it is carried, and later readings of another number on it are
   ignored. Only a piece first seen where the engine has none of its colour (it was carried there
-  unseen) is named by its label, and a relabel of such a piece may correct the move it made.
+  unseen) is named by its label, and a relabel of such a piece may correct the move it made. A
+  piece found again on its square while a track named after it rests elsewhere gets its name back;
+  that track went with another piece (one coming to rest beside it) and is named afresh from the
+  number last read on it, and its move made.
 - **Never onto a teammate.** A piece seen coming to rest on the square where the engine has one of
   its own team is the camera confusing two pieces (a track taken over by a neighbour the classifier
   read with the same number), not a move: a team never shares a square. No call (measured: all 16
@@ -24,6 +27,9 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   card awaits its move, or the card does not let that piece move) and sits one square from where
   the engine has it was knocked by a hand: no call. Two squares or more is a move, and the engine
   says what is wrong with it (out of turn, not on the card, too far ...).
+- **A move before its card.** The team to draw moving a piece (not a nudge) had its card shown
+  under a hand or read late: the move waits until that team's card is seen, then counts after it;
+  after ``card_wait_frames`` without the card it is called as seen.
 - **A card comes into view face up** (it appears, or a face-down card turns over: a ``back`` track
   relabelled): a pass card is that team's ``draw`` (the team is in the card's id, red or blue deck);
   a shot card is a ``shot`` by the team to play (both teams' shot decks are the same cards, so the
@@ -78,14 +84,17 @@ __all__ = ["FodboldAdapter", "Correction"]
 
 
 class FodboldAdapter:
-    def __init__(self, game: FodboldGame, layout, correction_frames: int = 30):
+    def __init__(self, game: FodboldGame, layout, correction_frames: int = 30, card_wait_frames: int = 300):
         """``layout``: ``fodbold_layout()``, whose grid names the board's squares.
-        ``correction_frames``: how soon after an action a relabel of its object corrects it."""
+        ``correction_frames``: how soon after an action a relabel of its object corrects it.
+        ``card_wait_frames``: how long a move of the team to draw waits for its card to be seen."""
         if layout.grid is None:
             raise ValueError("the Fodbold adapter needs a layout with a board grid")
-        if correction_frames < 0:
-            raise ValueError(f"correction_frames must not be negative, got {correction_frames}")
+        if correction_frames < 0 or card_wait_frames < 0:
+            raise ValueError(f"correction_frames and card_wait_frames must not be negative, "
+                             f"got {correction_frames} and {card_wait_frames}")
         self.correction_frames = correction_frames
+        self.card_wait_frames = card_wait_frames
         self.game = game
         self.grid = layout.grid
         self.log: list[dict] = []
@@ -95,6 +104,9 @@ class FodboldAdapter:
         self._rest: dict[int, str] = {}  # piece track id -> the square it was last seen at rest on
         self._shown: dict[int, set[str]] = {}  # card track id -> the labels it has been read as
         self._guesses: list[dict] = []  # the moves _stayed guessed (the dicts in self.log)
+        self._last: dict[int, object] = {}  # piece track id -> its last observation
+        self._orphans: list[int] = []  # tracks whose name a newer sighting of the piece took
+        self._waiting: dict[tuple[str, int], tuple[dict, int, int]] = {}  # piece -> (move, track, frame)
 
     # ---- operator calls ----------------------------------------------------------------------
 
@@ -134,19 +146,30 @@ class FodboldAdapter:
 
     def observe(self, obs, t: float | None = None) -> list:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
+        out = self._overdue(obs.frame, t)
         if obs.kind == "vanished":
             self._named.pop(obs.track_id, None)
             self._rest.pop(obs.track_id, None)
-            return []
-        if obs.kind == "relabelled":
-            return self._relabelled(obs, t)
-        if obs.label == BALL:
-            self.ball_square = self._square((obs.x, obs.y))
-            return []
+            self._last.pop(obs.track_id, None)
+            return out
         piece = parse_piece(obs.label)
         if piece is not None:
-            return self._piece(obs, piece, t)
-        return self._card(obs, t)
+            self._last[obs.track_id] = obs
+        if obs.kind == "relabelled":
+            return out + self._relabelled(obs, t)
+        if obs.label == BALL:
+            self.ball_square = self._square((obs.x, obs.y))
+            return out
+        if piece is not None:
+            out += self._piece(obs, piece, t)
+            while self._orphans:  # a track the piece's newer sighting took the name from: what is it?
+                tid = self._orphans.pop()
+                last = self._last.get(tid)
+                if last is not None and tid != obs.track_id:
+                    out += self._piece(replace(last, kind="moved", from_xy=None, frame=obs.frame),
+                                       parse_piece(last.label), t)
+            return out
+        return out + self._card(obs, t)
 
     def _pass_team(self, label: str) -> str | None:
         """The team whose pass card ``label`` is (its deck says), else None (a shot card, a back, ...)."""
@@ -177,6 +200,10 @@ class FodboldAdapter:
             if piece is not None:
                 for tid in [k for k, (named, _) in self._named.items() if named == piece]:
                     del self._named[tid]  # a track of it lost meanwhile: the newer sighting is the piece
+                    if self._rest.get(tid) != sq:
+                        # elsewhere: the track went with another piece (seed 9017: blue-8 came to rest
+                        # beside blue-2 and took its track): named afresh from what it last showed
+                        self._orphans.append(tid)
                 self._named[obs.track_id] = (piece, True)
                 return piece
         self._named[obs.track_id] = (label, False)
@@ -212,7 +239,31 @@ class FodboldAdapter:
                 return [late]
             if nudged:
                 return []
+            if game.phase == "turn" and p[0] == game.pos.to_play:
+                # the team to draw moved: its card was shown under a hand or read late (seed 9017: 3 s).
+                # The move waits for the card; then it counts after it (``_card``, ``_overdue``).
+                first = self._waiting.get(p)
+                if first is not None and "from" in first[0]:
+                    action = {**action, "from": first[0]["from"]}
+                self._waiting[p] = (action, obs.track_id, first[2] if first is not None else obs.frame)
+                return []
+        self._waiting.pop(p, None)
         return [self._emit(action, t, obs.frame, obs.track_id)]
+
+    def _flush(self, team: str | None, t, frame) -> list:
+        """The waiting moves of ``team`` (None: every team), in the order they were seen."""
+        out = []
+        for p, (action, track, _) in sorted(self._waiting.items(), key=lambda kv: kv[1][2]):
+            if team is None or p[0] == team:
+                del self._waiting[p]
+                out.append(self._emit(action, t, frame, track))
+        return out
+
+    def _overdue(self, frame: int, t) -> list:
+        """Moves that waited for their team's card longer than ``card_wait_frames``: called as seen."""
+        if any(frame - since > self.card_wait_frames for _, _, since in self._waiting.values()):
+            return self._flush(None, t, frame)
+        return []
 
     def _late(self, action: dict, obs) -> Correction | None:
         """A move the engine would refuse now may be one the camera saw late: the piece was carried
@@ -263,7 +314,8 @@ class FodboldAdapter:
             if card in game.drawn[team]:
                 return []
             out = self._stayed(team, t, obs.frame)
-            return out + [self._emit({"type": "draw", "team": team, "card": card}, t, obs.frame, obs.track_id)]
+            out.append(self._emit({"type": "draw", "team": team, "card": card}, t, obs.frame, obs.track_id))
+            return out + self._flush(team, t, obs.frame)
         if card in game.decks.shots:
             team = game.pos.to_play
             if team is None:
@@ -274,7 +326,8 @@ class FodboldAdapter:
             if card in used and len(used) < len(game.decks.shots):
                 return []
             out = self._stayed(team, t, obs.frame)
-            return out + [self._emit({"type": "shot", "team": team, "card": card}, t, obs.frame, obs.track_id)]
+            out.append(self._emit({"type": "shot", "team": team, "card": card}, t, obs.frame, obs.track_id))
+            return out + self._flush(team, t, obs.frame)
         return []  # a face-down card, a hand, anything else
 
     def _stayed(self, team: str, t, frame) -> list:
