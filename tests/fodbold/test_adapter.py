@@ -313,6 +313,29 @@ def test_a_drawn_card_read_anew_when_no_card_may_be_drawn_is_a_misread():
     assert len(tb2.ad.log) == 1 and tb2.game.violations == [] and tb2.game.pos.card == "R06"
 
 
+def test_the_discard_pile_found_again_and_misread_is_no_draw_unless_that_team_may_draw():
+    """Seed 9019: blue's B07, drawn long before, was found again on the discard pile (a new track) and
+    read once as B04 while red's move was awaited: no draw, no staying move for red."""
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("moved", 2, "red-7", "c11", came_from="c9")
+    blue = next(c.id for c in DECKS.passes["blue"].values() if 7 in c.players)
+    tb.see("appeared", 3, blue, (420, -300))
+    tb.see("moved", 4, "blue-7", "k8", came_from="k12")  # red is to draw now
+    red = next(c.id for c in DECKS.passes["red"].values() if c.id != "R06" and 7 in c.players)
+    tb.see("appeared", 5, red, BESIDE)  # red draws; red's move is awaited
+    n = len(tb.ad.log)
+    tb.see("appeared", 6, blue, (420, -300))  # the discard pile, found again after a hand
+    other = next(c for c in DECKS.passes["blue"] if c != blue)
+    tb.see("relabelled", 6, other, (420, -300), old=blue)
+    assert len(tb.ad.log) == n and tb.game.violations == [] and tb.game.pos.to_play == "red"
+    # blue to draw: a card laid on the discard pile is read as a relabel of it, and is blue's draw
+    tb.see("moved", 7, "red-7", "c13", came_from="c11")
+    assert tb.game.phase == "turn" and tb.game.pos.to_play == "blue"
+    tb.see("relabelled", 6, other, (420, -300), old=blue)
+    assert tb.ad.log[-1]["type"] == "draw" and tb.ad.log[-1]["card"] == other
+
+
 def test_a_teams_card_and_its_move_seen_in_one_look_are_draw_then_move():
     tb = Table()
     card = Observation("appeared", 1, "R06", *map(float, BESIDE), 30)

@@ -44,7 +44,8 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   ``Correction``. Anything else is taken as the new label coming into view (a face-down card turned
   over is a draw shown; the next card laid on the same discard spot is the next draw), except a
   card read back as a label it showed before (read back and forth between two cards) and a drawn
-  card read as another pass card while the other team is to draw or its own move is awaited:
+  card read as another pass card while the other team is to draw or its own move is awaited, and a
+  card drawn before (the discard pile) read as another pass card of a team that may not draw now:
   misreads, no action.
 - **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
   its card while the engine still waits for a move, the adapter first makes the staying move: the
@@ -426,6 +427,10 @@ class FodboldAdapter:
                 (game.phase == "turn" and team != game.pos.to_play)  # the other team is to draw (seed 9010)
                 or (game.phase == "move" and game.pos.card == done["card"])):  # its move is awaited (9005)
             return []  # a drawn card read anew when no card may be drawn: a misread
+        before = self._pass_team(obs.old_label) if obs.old_label else None
+        if (piece is None and team is not None and before is not None and obs.old_label in game.drawn[before]
+                and not (game.phase == "turn" and game.pos.to_play == team)):
+            return []  # the discard pile read as another pass card while that team may not draw (seed 9019)
         self._made.pop(obs.track_id, None)
         if obs.label == BACK:
             return []
