@@ -176,6 +176,12 @@ def test_a_card_that_left_its_pile_unseen_on_the_centre_is_played_before_the_one
     assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.plays()[1] == (a, "Bob")
     assert tb.ad.log[-2]["unseen"] is True and "unseen" not in tb.ad.log[-1]
     assert tb.game.violations == [] and [c.id for c in tb.game.pile] == ["R01", a, z]
+    tb = Table()  # the same when the card under it on his pile is a back (seed 9008)
+    a, z = _gone_unseen_then(tb)
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("relabelled", 5, "back", PILE["Bob"], old=a)
+    tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
 
 
 def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():

@@ -334,8 +334,10 @@ class CrazyKickAdapter:
             if obs.track_id in cards:
                 before = cards.pop(obs.track_id)
                 changed.add(p)
-                if obs.kind == "vanished" and before[3] is None and self.seen_on.get(before[0]) == p:
-                    self._left[before[0]] = (p, obs.frame)  # gone from his pile: maybe to the centre
+                if (before[3] is None and self.seen_on.get(before[0]) == p
+                        and (obs.kind == "vanished" or obs.label not in self.game.catalog.cards)):
+                    # gone from his pile (a back shows under it, seed 9008): maybe to the centre
+                    self._left[before[0]] = (p, obs.frame)
         if obs.kind != "vanished":
             for p, z in self.pile_zones.items():
                 if z.contains((obs.x, obs.y)):
