@@ -6,6 +6,8 @@ was exactly right, false violation calls per 1,000 actions, latency and speed.
     .venv/bin/python scripts/bench_referee.py --game crazy --perception truth   # everything after vision
 
 Prints a table (one row per video and a total). Videos are made in a temporary folder (or --keep DIR).
+An action matches a true one when its type, player, card, piece, square and team are the same; Crazy
+Kick's twin goal cards (faces the same but for the small printed id, ``same_faces``) count as one card.
 """
 from __future__ import annotations
 
@@ -33,8 +35,22 @@ def seen_actions(path: Path) -> list[dict]:
     return [a for a in rows if a["type"] in ("play", "move", "draw", "shot")]
 
 
-def key(a: dict) -> tuple:
+def same_faces(game: str) -> dict[str, str]:
+    """Card id -> the first id of a card whose face is the same but for its small printed id. Crazy
+    Kick's goal cards come in such twins (R53/R54, R55/R56, R57/R58 and the white ones: the same
+    scorer, the same passes); the rules treat twins alike, so a twin for its twin is the right play."""
+    if game != "crazy-kick":
+        return {}
+    from referee.games.crazy_kick.catalogue import default_catalog
+
+    first: dict[tuple, str] = {}
+    return {c.id: first.setdefault((c.team, c.player, tuple(c.passes), tuple(c.tackles), c.is_goal, c.is_keeper),
+                                   c.id) for c in default_catalog()}
+
+
+def key(a: dict, faces: dict[str, str] | None = None) -> tuple:
     # fodbold's "from" is left out: the camera gives it only when it saw the piece leave its square
+    a = {**a, "card": (faces or {}).get(a["card"], a["card"])} if "card" in a else a
     return tuple(a.get(k) for k in ("type", "player", "card", "piece", "to", "team") if k in a)
 
 
@@ -64,7 +80,8 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
                  options=operator_calls(sim / "actions.jsonl"), calls=read_calls(sim / "actions.jsonl", game),
                  annotate=False, progress=False, stride=stride, incremental=incremental)
     truth, got = seen_actions(sim / "actions.jsonl"), seen_actions(out / "actions.jsonl")
-    sm = difflib.SequenceMatcher(a=[key(a) for a in truth], b=[key(a) for a in got], autojunk=False)
+    faces = same_faces(game)
+    sm = difflib.SequenceMatcher(a=[key(a, faces) for a in truth], b=[key(a, faces) for a in got], autojunk=False)
     matched = sum(b.size for b in sm.get_matching_blocks())
     pairs = [(truth[b.a + k], got[b.b + k]) for b in sm.get_matching_blocks() for k in range(b.size)]
     fps = json.loads((sim / "truth.json").read_text())["fps"]
