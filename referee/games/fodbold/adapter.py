@@ -45,8 +45,8 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   over is a draw shown; the next card laid on the same discard spot is the next draw), except a
   card read back as a label it showed before (read back and forth between two cards) and a drawn
   card read as another pass card while the other team is to draw or its own move is awaited, and a
-  card drawn before (the discard pile) read as another pass card of a team that may not draw now:
-  misreads, no action.
+  card drawn before (the discard pile found again, not the track that made the draw) read as
+  another pass card of a team that may not draw now: misreads, no action.
 - **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
   its card while the engine still waits for a move, the adapter first makes the staying move: the
   player the ball token went to (a pass to a player who does not move), else the holder when the
@@ -106,6 +106,7 @@ class FodboldAdapter:
         self._shown: dict[int, set[str]] = {}  # card track id -> the labels it has been read as
         self._guesses: list[dict] = []  # the moves _stayed guessed (the dicts in self.log)
         self._last: dict[int, object] = {}  # piece track id -> its last observation
+        self._card_label: dict[int, str] = {}  # card track id -> the label it was last seen with
         self._orphans: list[int] = []  # tracks whose name a newer sighting of the piece took
         self._waiting: dict[tuple[str, int], tuple[dict, int, int]] = {}  # piece -> (move, track, frame)
 
@@ -152,10 +153,19 @@ class FodboldAdapter:
             self._named.pop(obs.track_id, None)
             self._rest.pop(obs.track_id, None)
             self._last.pop(obs.track_id, None)
+            self._card_label.pop(obs.track_id, None)
             return out
         piece = parse_piece(obs.label)
         if piece is not None:
             self._last[obs.track_id] = obs
+        elif obs.label != BALL:
+            before = self._card_label.get(obs.track_id)
+            self._card_label[obs.track_id] = obs.label
+            if obs.kind == "moved" and before is not None and before != obs.label:
+                # the tracker reports a card that moved and changed label in one look as a move under
+                # the new label and then a relabel: the relabel says what the new label means (seed
+                # 9019: the discard pile misread while it was nudged made a draw)
+                return out
         if obs.kind == "relabelled":
             return out + self._relabelled(obs, t)
         if obs.label == BALL:
@@ -201,9 +211,12 @@ class FodboldAdapter:
             if piece is not None:
                 for tid in [k for k, (named, _) in self._named.items() if named == piece]:
                     del self._named[tid]  # a track of it lost meanwhile: the newer sighting is the piece
-                    if self._rest.get(tid) != sq:
-                        # elsewhere: the track went with another piece (seed 9017: blue-8 came to rest
-                        # beside blue-2 and took its track): named afresh from what it last showed
+                    last = self._last.get(tid)
+                    if self._rest.get(tid) != sq and last is not None and parse_piece(last.label) != piece:
+                        # elsewhere, reading another number: the track went with another piece (seed
+                        # 9017: blue-8 came to rest beside blue-2 and took its track): named afresh from
+                        # what it last showed. Reading the same number it is the piece's old track, not
+                        # yet let go (seed 9003: the pieces set up again after a goal)
                         self._orphans.append(tid)
                 self._named[obs.track_id] = (piece, True)
                 return piece
@@ -428,9 +441,12 @@ class FodboldAdapter:
                 or (game.phase == "move" and game.pos.card == done["card"])):  # its move is awaited (9005)
             return []  # a drawn card read anew when no card may be drawn: a misread
         before = self._pass_team(obs.old_label) if obs.old_label else None
-        if (piece is None and team is not None and before is not None and obs.old_label in game.drawn[before]
-                and not (game.phase == "turn" and game.pos.to_play == team)):
-            return []  # the discard pile read as another pass card while that team may not draw (seed 9019)
+        if (piece is None and done is None and team is not None and before is not None
+                and obs.old_label in game.drawn[before] and not (game.phase == "turn" and game.pos.to_play == team)):
+            # the discard pile found again (a track that made no draw) read as another pass card while
+            # that team may not draw (seed 9019). A track that made a draw and reads a new card is the
+            # next draw laid on it, also while the game waits for a move the camera has not seen (9004)
+            return []
         self._made.pop(obs.track_id, None)
         if obs.label == BACK:
             return []
