@@ -102,6 +102,18 @@ def test_a_misread_card_is_corrected_a_later_change_is_a_new_play():
     assert [c for c, _ in tb.plays()] == ["R01", good, nxt] and tb.game.top.id == nxt
 
 
+def test_a_refused_card_relabelled_a_little_later_is_still_a_misread():
+    """Seed 9024: R20 read R17 for a look (refused: not on top), then R20 nine frames later."""
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    bad = illegal(tb.game, "red")
+    tb.see("appeared", 2, bad, CENTRE)
+    good = legal(tb.game, "red")
+    out = tb.see("relabelled", 2, good, CENTRE, old=bad, frames=tb.ad.correction_frames + 4)
+    assert [type(o) for o in out] == [Correction] and tb.kinds() == ["kickoff", "pass"]
+    assert [c for c, _ in tb.plays()] == ["R01", good]
+
+
 def test_a_late_relabel_to_a_card_that_follows_the_one_under_but_not_the_one_read_is_a_misread():
     tb = Table()
     tb.see("appeared", 1, "R01", CENTRE)
@@ -206,6 +218,21 @@ def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
     tb.see("vanished", 5, a, PILE["Bob"])
     tb.see("relabelled", 1, z, CENTRE, old="R01", frames=151)
     assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
+
+
+def test_of_two_cards_that_would_fit_the_one_that_left_before_the_top_was_laid_went_elsewhere():
+    tb = Table()
+    probe = Table()
+    a, z = _gone_unseen_then(probe)
+    b = next(c.id for c in probe.game.catalog if c.team == "red" and c.id != a and not (c.is_goal or c.is_keeper)
+             and probe.game.is_legal(c.id) and probe.game.follows(c.id, z))
+    tb.see("appeared", 6, b, PILE["Ann"])
+    tb.see("vanished", 6, b, PILE["Ann"])  # left Ann's pile before the kick-off was laid
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("vanished", 5, a, PILE["Bob"])
+    tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
 
 
 def test_a_goal_the_camera_missed_is_played_before_the_keepers_kick_off_after_it():

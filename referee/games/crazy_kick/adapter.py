@@ -10,7 +10,8 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   pile knocked askew. Moves within the centre and cards leaving it (the pile gathered after a goal
   or a ball out) need no action.
 - **A misread or a new card?** A relabel of the card this adapter played last (within
-  ``correction_frames`` of that play) corrects that play, as in Crazy, unless the engine took the
+  ``correction_frames`` of that play, twice that when the engine refused the card first read)
+  corrects that play, as in Crazy, unless the engine took the
   first card and the new one legally follows it: then it is a second card slapped straight on top.
   A later relabel of the last card played is a misread too when the new card does not follow it
   but follows the card under it (a new card there would be a foul; an unsure read settling late
@@ -165,7 +166,8 @@ class CrazyKickAdapter:
         i = next((k for k, a in enumerate(self.log) if a is first), None)  # None: undone meanwhile
         later = i is not None and any(a.get("type") == "play" for a in self.log[i + 1:])
         if obs.kind == "relabelled" and i is not None and not later:
-            if (obs.frame - frame <= self.correction_frames and not (
+            refused = self.game.in_play(first["card"]) is None  # the engine never laid the first read
+            if (obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
                     self.game.in_play(first["card"]) == "pile" and self.game.top is not None
                     and self.game.top.id == first["card"] and self.game.is_legal(card.id))) \
                     or self._misread_late(first, card):
@@ -231,10 +233,10 @@ class CrazyKickAdapter:
                     self._dirty.add(p)
 
     def _missed(self, card, frame: int) -> tuple[str, str] | None:
-        """(card id, player) of the one card that left its owner's pile within ``missed_frames`` and
-        was never seen on the centre, when the engine would refuse ``card`` on its top but takes that
-        card there and then ``card`` after it (checked on a scratch engine over the log, so a goal
-        and the keeper's kick-off after it count too). The camera missed that card on the centre (a
+        """(card id, player) of the one card that left its owner's pile within ``missed_frames``, after
+        the last play, and was never seen on the centre, when the engine would refuse ``card`` on its
+        top but takes that card there and then ``card`` after it (checked on a scratch engine over the
+        log, so a goal and the keeper's kick-off after it count too). The camera missed that card on the centre (a
         hand over it, the next card on it within a moment). Seed 9016: R37 left R2's pile and was
         covered by W28 unseen; W28 was called ``not_on_card`` on R50. With no such card, or two, the
         engine judges ``card`` as it is."""
@@ -242,8 +244,12 @@ class CrazyKickAdapter:
         if game.over or game.is_legal(card.id):
             return None
         showing = {c[0] for cards in self.zone_cards.values() for c in cards.values()}
+        # it left after the top card was laid (give or take the tracker's settling): a card that left
+        # before went elsewhere (seed 9017: W45 left 4.7 s before and also fitted; R29 was the one)
+        top = next((a.get("frame") for a in reversed(self.log) if a.get("type") == "play"), None)
+        since = max(frame - self.missed_frames, (top or 0) - self.correction_frames)
         found = [(c, p) for c, (p, f) in self._left.items()
-                 if frame - f <= self.missed_frames and c != card.id and c not in showing
+                 if f >= since and c != card.id and c not in showing
                  and game.in_play(c) is None and game.is_legal(c) and not self._ever_played(c)]
         fits = []
         for c, p in found:
