@@ -196,6 +196,26 @@ def test_a_card_that_left_its_pile_unseen_on_the_centre_is_played_before_the_one
     assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
 
 
+def test_with_tracked_piles_the_unseen_card_is_no_foul_for_not_being_on_top():
+    """Seed 9017: R29 left R1's pile (a back showed under it) and a card showed in its place, so all
+    of R1's tops were in view without it; its inferred play must not be called not_on_top."""
+    tb = Table(options={"track_piles": True})
+    a, z = _gone_unseen_then(tb)
+    xs = [110, 150, 190]
+    others = [c.id for c in tb.game.catalog if c.team == "red" and c.id not in ("R01", a, z)
+              and not c.is_goal][:3]
+    tb.see("appeared", 10, a, (xs[0], 300))
+    tb.see("appeared", 11, others[0], (xs[1], 300))
+    tb.see("appeared", 12, others[1], (xs[2], 300))
+    assert tb.game.tops["Bob"] == [a, others[0], others[1]]
+    tb.see("relabelled", 10, "back", (xs[0], 300), old=a)  # taken off; the face-down card under it
+    tb.see("appeared", 13, others[2], (xs[0], 300))  # a card turned up there
+    assert None not in tb.game.tops["Bob"] and a not in tb.game.tops["Bob"]
+    out = tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [x["type"] for x in out if isinstance(x, dict)][:2] == ["table", "play"]
+    assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
+
+
 def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
     tb = Table()  # nothing left a pile: the foul stands
     a, z = _gone_unseen_then(tb)

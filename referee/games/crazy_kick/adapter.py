@@ -200,6 +200,7 @@ class CrazyKickAdapter:
         out = []
         missed = self._missed(card, obs.frame) if played_on is None else None
         if missed is not None:  # the card before it, unseen on the centre: its play first
+            out += self._unseen_first(missed[0], missed[1], t, obs.frame)
             out.append(self._emit({"type": "play", "card": missed[0], "player": missed[1], "unseen": True},
                                   t, obs.frame))
             self._played(missed[0])
@@ -254,7 +255,8 @@ class CrazyKickAdapter:
         fits = []
         for c, p in found:
             scratch = CrazyKickGame(game.setup, game.catalog)
-            for a in self.log:
+            table = self._unseen_tops(c, p)  # its pile, as _play will report it first
+            for a in self.log + ([camera_action(table, self._t, frame)] if table else []):
                 scratch.apply(ACTION_ADAPTER.validate_python(a))
             before = len(scratch.violations)
             scratch.apply(ACTION_ADAPTER.validate_python(camera_action(
@@ -284,10 +286,15 @@ class CrazyKickAdapter:
         The camera stands by that call only when it saw the card covered on his piles (and not on
         top since); otherwise its view of his piles was out of date (a card turned up and laid
         under a hand), and the pile the card was last seen on is reported unseen first."""
+        table = self._unseen_tops(card_id, player)
+        return [] if table is None else [self._emit(table, t, frame)]
+
+    def _unseen_tops(self, card_id: str, player: str | None) -> dict | None:
+        """The ``table`` action ``_unseen_first`` makes, or None when none is needed."""
         tops = self.game.tops.get(player) if player is not None else None
         if (not self.game.options.track_piles or not tops or None in tops or card_id in tops
                 or self._covered.get(card_id) == player):
-            return []
+            return None
         slot = 0
         xs = [c[1] for c in sorted(self.zone_cards[player].values(), key=lambda c: c[1])
               if self.game.catalog[c[0]].team == self.game.team_of[player]]
@@ -295,7 +302,7 @@ class CrazyKickAdapter:
             slot = min(range(len(xs)), key=lambda i: abs(xs[i] - self._last_xy[card_id][0]))
         tops = list(tops)
         tops[slot] = None
-        return [self._emit({"type": "table", "piles": {player: tops}}, t, frame)]
+        return {"type": "table", "piles": {player: tops}}
 
     def _who(self, obs, card) -> str | None:
         """Who laid ``card``: the pile it came from, the pile it last lay on, else the one nearest
