@@ -44,10 +44,9 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   ``Correction``. Anything else is taken as the new label coming into view (a face-down card turned
   over is a draw shown; the next card laid on the same discard spot is the next draw), except a
   card read back as a label it showed before (read back and forth between two cards) and a drawn
-  card read as another pass card while the other team is to draw or its own move is awaited, read
-  unsurely (under ``sure_draw``) as another of its team's cards while the other team's move is
-  awaited, and a card drawn before (the discard pile found again, not the track that made the draw)
-  read as another pass card of a team that may not draw now: misreads, no action.
+  card read as another pass card while the other team is to draw or its own move is awaited, and a
+  card drawn before (the discard pile found again, not the track that made the draw) read as
+  another pass card of a team that may not draw now: misreads, no action.
 - **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
   its card while the engine still waits for a move, the adapter first makes the staying move: the
   player the ball token went to (a pass to a player who does not move), else the holder when the
@@ -86,19 +85,15 @@ __all__ = ["FodboldAdapter", "Correction"]
 
 
 class FodboldAdapter:
-    def __init__(self, game: FodboldGame, layout, correction_frames: int = 30, card_wait_frames: int = 300,
-                 sure_draw: float = 0.7):
+    def __init__(self, game: FodboldGame, layout, correction_frames: int = 30, card_wait_frames: int = 300):
         """``layout``: ``fodbold_layout()``, whose grid names the board's squares.
         ``correction_frames``: how soon after an action a relabel of its object corrects it.
-        ``card_wait_frames``: how long a move of the team to draw waits for its card to be seen.
-        ``sure_draw``: the confidence a team's drawn card needs to be taken as its next draw when read
-        anew while the other team's move is awaited."""
+        ``card_wait_frames``: how long a move of the team to draw waits for its card to be seen."""
         if layout.grid is None:
             raise ValueError("the Fodbold adapter needs a layout with a board grid")
-        if correction_frames < 0 or card_wait_frames < 0 or not 0 <= sure_draw <= 1:
-            raise ValueError(f"correction_frames and card_wait_frames must not be negative and sure_draw must "
-                             f"be in [0, 1], got {correction_frames}, {card_wait_frames} and {sure_draw}")
-        self.sure_draw = sure_draw
+        if correction_frames < 0 or card_wait_frames < 0:
+            raise ValueError(f"correction_frames and card_wait_frames must not be negative, "
+                             f"got {correction_frames} and {card_wait_frames}")
         self.correction_frames = correction_frames
         self.card_wait_frames = card_wait_frames
         self.game = game
@@ -445,12 +440,6 @@ class FodboldAdapter:
                 (game.phase == "turn" and team != game.pos.to_play)  # the other team is to draw (seed 9010)
                 or (game.phase == "move" and game.pos.card == done["card"])):  # its move is awaited (9005)
             return []  # a drawn card read anew when no card may be drawn: a misread
-        if (piece is None and done is not None and done["type"] == "draw" and team == done["team"]
-                and game.phase == "move" and game.pos.to_play != team and obs.confidence < self.sure_draw):
-            # read unsurely as another of its team's cards while the other team's move is awaited: a
-            # misread (seed 9025: R11 read R15 at 0.58 made a draw and a false call); a sure read is the
-            # next draw laid on it, the other team's move unseen (seed 9004: R13 at 0.82)
-            return []
         before = self._pass_team(obs.old_label) if obs.old_label else None
         if (piece is None and done is None and team is not None and before is not None
                 and obs.old_label in game.drawn[before] and not (game.phase == "turn" and game.pos.to_play == team)):
