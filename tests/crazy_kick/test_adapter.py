@@ -255,6 +255,54 @@ def test_of_two_cards_that_would_fit_the_one_that_left_before_the_top_was_laid_w
     assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
 
 
+def test_a_pile_top_misread_for_a_look_is_no_card_that_left_its_pile():
+    """Seed 9027: W52 on W2's pile read W50 for a look and back; W50 was then taken as a card that had
+    left the pile, and played unseen in place of W52."""
+    tb = Table()
+    probe = Table()
+    a, z = _gone_unseen_then(probe)
+    b = next(c.id for c in probe.game.catalog if c.team == "red" and c.id != a and not (c.is_goal or c.is_keeper)
+             and probe.game.is_legal(c.id) and probe.game.follows(c.id, z))
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("relabelled", 5, b, PILE["Bob"], old=a, frames=9)  # misread for a look ...
+    tb.see("relabelled", 5, a, PILE["Bob"], old=b, frames=9)  # ... and read back
+    tb.see("relabelled", 5, "back", PILE["Bob"], old=a, frames=9)  # then taken off
+    tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
+
+
+def _chain():
+    """Cards u (the kick-off R01), l, m, n: l follows u, m follows l, n follows m and u but not l."""
+    game = Table().game
+    cat = [c for c in game.catalog if not c.is_goal and not c.is_keeper]
+    for lc in cat:
+        if not game.follows("R01", lc.id):
+            continue
+        for mc in cat:
+            if mc.id == lc.id or not game.follows(lc.id, mc.id):
+                continue
+            for nc in cat:
+                if nc.id not in (lc.id, mc.id) and game.follows(mc.id, nc.id) and game.follows("R01", nc.id) \
+                        and not game.follows(lc.id, nc.id):
+                    return lc.id, mc.id, nc.id
+    raise AssertionError("no such cards in the catalogue")
+
+
+def test_a_late_relabel_explained_by_a_card_that_left_its_pile_is_a_new_card_on_a_missed_one():
+    """Seed 9027: W44 on top, W50 laid unseen, W60 on it read as a relabel of W44's track: not a misread
+    of W44 (which was right) but W50 missed and W60 laid."""
+    l, m, n = _chain()
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("relabelled", 1, l, CENTRE, old="R01", frames=60)  # a card slapped on: a new play
+    owner = "Ann" if tb.game.catalog[m].team == "red" else "Cyd"
+    tb.see("appeared", 5, m, PILE[owner])
+    tb.see("vanished", 5, m, PILE[owner])
+    tb.see("relabelled", 1, n, CENTRE, old=l, frames=60)
+    assert [c for c, _ in tb.plays()] == ["R01", l, m, n] and tb.game.violations == []
+
+
 def test_a_goal_the_camera_missed_is_played_before_the_keepers_kick_off_after_it():
     tb = Table()
     tb.see("appeared", 1, "R01", CENTRE)

@@ -170,7 +170,7 @@ class CrazyKickAdapter:
             if (obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
                     self.game.in_play(first["card"]) == "pile" and self.game.top is not None
                     and self.game.top.id == first["card"] and self.game.is_legal(card.id))) \
-                    or self._misread_late(first, card):
+                    or self._misread_late(first, card, obs.frame):
                 fixed = {**first, "card": card.id}
                 player = self._who(obs, card)
                 if player is None:
@@ -182,16 +182,18 @@ class CrazyKickAdapter:
                 return [Correction(i, fixed)]
         return self._play(obs, card, t)
 
-    def _misread_late(self, first: dict, card) -> bool:
+    def _misread_late(self, first: dict, card, frame: int) -> bool:
         """A relabel of the last card played, later than ``correction_frames``, is a misread after all
         when, as a new card, it would be refused (it does not follow that card) but it follows the card
         under it, as the card first read did: the label settled late on an unsure read. A foul on the
         new card would be false (seed 9008: R43 read first as R47, 1.1 s later as R43, called
-        not_on_card)."""
+        not_on_card). Not when a card that left its pile unseen explains it as a new card laid on a
+        missed one (``_missed``; seed 9027: W44, then W50 missed, then W60 on it)."""
         game = self.game
         if game.top is None or game.top.id != first["card"] or len(game.pile) < 2 or game.is_legal(card.id):
             return False
-        return game.in_play(card.id) is None and game.follows(game.pile[-2].id, card.id)
+        return (game.in_play(card.id) is None and game.follows(game.pile[-2].id, card.id)
+                and self._missed(card, frame) is None)
 
     def _play(self, obs, card, t) -> list:
         played_on = self._played_on(card)
@@ -359,12 +361,16 @@ class CrazyKickAdapter:
                         # centre: unseen until it is played, else it would look not on top.
                         masked = before[3] if before is not None else None
                         old = obs.old_label if obs.kind == "relabelled" else None
-                        if (old in self.game.catalog.cards and self.game.in_play(old) is None
+                        if masked is not None and masked[0] == obs.label:
+                            # read back: the top never left, and what was read meanwhile was a misread
+                            # (seed 9027: W52 read W50 for a look; W50 was then taken as gone unseen)
+                            masked = None
+                            if old is not None:
+                                self._left.pop(old, None)
+                        elif (old in self.game.catalog.cards and self.game.in_play(old) is None
                                 and self.seen_on.get(old) == p):
                             masked = (old, obs.frame)
                             self._left[old] = (p, obs.frame)
-                        if masked is not None and masked[0] == obs.label:  # read back: it never left
-                            masked = None
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._covered.pop(obs.label, None)
                         self._left.pop(obs.label, None)
