@@ -239,8 +239,8 @@ class CrazyKickAdapter:
         """(card id, player) of the one card that left its owner's pile within ``missed_frames``, after
         the last play, and was never seen on the centre, when the engine would refuse ``card`` on its
         top but takes that card there and then ``card`` after it (checked on a scratch engine over the
-        log, so a goal and the keeper's kick-off after it count too). The camera missed that card on the centre (a
-        hand over it, the next card on it within a moment). Seed 9016: R37 left R2's pile and was
+        log, so a goal and the keeper's kick-off after it count too). The camera missed that card on the
+        centre (a hand over it, the next card on it within a moment). Seed 9016: R37 left R2's pile and was
         covered by W28 unseen; W28 was called ``not_on_card`` on R50. With no such card, or two, the
         engine judges ``card`` as it is."""
         game = self.game

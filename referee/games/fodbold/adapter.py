@@ -105,8 +105,7 @@ class FodboldAdapter:
         self._rest: dict[int, str] = {}  # piece track id -> the square it was last seen at rest on
         self._shown: dict[int, set[str]] = {}  # card track id -> the labels it has been read as
         self._guesses: list[dict] = []  # the moves _stayed guessed (the dicts in self.log)
-        self._last: dict[int, object] = {}  # piece track id -> its last observation
-        self._card_label: dict[int, str] = {}  # card track id -> the label it was last seen with
+        self._last: dict[int, object] = {}  # piece or card track id -> its last observation
         self._orphans: list[int] = []  # tracks whose name a newer sighting of the piece took
         self._waiting: dict[tuple[str, int], tuple[dict, int, int]] = {}  # piece -> (move, track, frame)
 
@@ -153,19 +152,17 @@ class FodboldAdapter:
             self._named.pop(obs.track_id, None)
             self._rest.pop(obs.track_id, None)
             self._last.pop(obs.track_id, None)
-            self._card_label.pop(obs.track_id, None)
             return out
         piece = parse_piece(obs.label)
-        if piece is not None:
+        before = self._last.get(obs.track_id)
+        if obs.label != BALL:
             self._last[obs.track_id] = obs
-        elif obs.label != BALL:
-            before = self._card_label.get(obs.track_id)
-            self._card_label[obs.track_id] = obs.label
-            if obs.kind == "moved" and before is not None and before != obs.label:
-                # the tracker reports a card that moved and changed label in one look as a move under
-                # the new label and then a relabel: the relabel says what the new label means (seed
-                # 9019: the discard pile misread while it was nudged made a draw)
-                return out
+        if (piece is None and obs.label != BALL and obs.kind == "moved" and before is not None
+                and before.label != obs.label):
+            # the tracker reports a card that moved and changed label in one look as a move under the
+            # new label and then a relabel: the relabel says what the new label means (seed 9019: the
+            # discard pile misread while it was nudged made a draw)
+            return out
         if obs.kind == "relabelled":
             return out + self._relabelled(obs, t)
         if obs.label == BALL:
