@@ -164,8 +164,26 @@ def piece_crop(image: np.ndarray, corners, size: int, scale: float = PIECE_SIDE,
 
 
 def object_crop(kind: str, image: np.ndarray, corners, size: int) -> np.ndarray:
-    """What stage 2 sees of a found object: a card warped upright, a piece cut out square."""
+    """What stage 2 sees of a found object: a card warped upright, a piece cut out square. ``image`` may
+    be a view made a part at a time (``RectifiedView``): only the part around the object is made."""
+    if not isinstance(image, np.ndarray):
+        image, corners = _part_around(image, corners)
     return piece_crop(image, corners, size) if kind == "piece" else warp_card(image, corners, size)
+
+
+def _part_around(view, corners) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``view`` that either crop of an object samples (its box, and a piece's square around
+    it, with a pixel to interpolate), and the corners in that part; an edge of the part is the view's
+    edge or beyond what is sampled, so the crop is the same as from the whole view."""
+    q = np.asarray(corners, np.float64).reshape(-1, 2)
+    side = max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1])), 2.0) * PIECE_SIDE
+    centre = q.mean(axis=0)
+    lo = np.floor(np.minimum(q.min(axis=0), centre - side / 2)) - 2
+    hi = np.ceil(np.maximum(q.max(axis=0), centre + side / 2)) + 2
+    h, w = view.shape[:2]
+    x0, y0 = int(min(max(lo[0], 0), w - 1)), int(min(max(lo[1], 0), h - 1))
+    x1, y1 = int(max(min(hi[0], w), x0 + 1)), int(max(min(hi[1], h), y0 + 1))
+    return view[y0:y1, x0:x1], q - (x0, y0)
 
 
 LOOSE = ((0.9, 1.35), 4.0)  # loose boxes: size x U(0.9, 1.35), turned N(0, 4) degrees (a young detector's error)

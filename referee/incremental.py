@@ -96,9 +96,12 @@ def settings_for(game: str) -> IncrementalSettings:
     return GAME_SETTINGS.get(game, IncrementalSettings())
 
 
-def _cells(view: np.ndarray) -> np.ndarray:
+def _cells(view) -> np.ndarray:
     """The view averaged over CELL x CELL px blocks, in colour (a card and a cloth of one grey still differ
-    in colour); a partial block at the edge is left out."""
+    in colour); a partial block at the edge is left out. A view made a part at a time (``RectifiedView``)
+    gives its block means from the camera image, without being made whole."""
+    if hasattr(view, "cell_means"):
+        return view.cell_means(CELL).astype(np.int16)
     h, w = (view.shape[0] // CELL) * CELL, (view.shape[1] // CELL) * CELL
     return cv2.resize(view[:h, :w], (w // CELL, h // CELL), interpolation=cv2.INTER_AREA).astype(np.int16)
 
@@ -219,7 +222,7 @@ class IncrementalRecognizer:
 
     def _read_whole(self, view: np.ndarray, cells: np.ndarray) -> list[RecognizedCard]:
         self.stats["whole"] += 1
-        self._readings = self.recognizer.read(view)
+        self._readings = self.recognizer.read(np.asarray(view))
         self._ref, self._since_whole, self._busy = cells, 0, 0
         self._named = self.recognizer.name(self._readings)
         return self._named

@@ -137,7 +137,7 @@ class ModelPerception:
             raise ReviewError(f"{e} (train the models with `referee train --game {game}`)") from None
         # re-read only the part of the view that changed since the last look (referee.incremental)
         self.reader = IncrementalRecognizer(self.recognizer, settings_for(game)) if incremental else self.recognizer
-        self.game, self.mm_per_px, self.view_mm = game, mm_per_px, view_mm
+        self.game, self.mm_per_px, self.view_mm, self.incremental = game, mm_per_px, view_mm, incremental
         self.bounds = view_bounds(game, None, view_mm)
         self.mapper = None  # set once the table is calibrated (``attach``)
 
@@ -159,9 +159,14 @@ class ModelPerception:
     def perceive(self, frame: Frame):
         import cv2
 
+        from .calibration.mapper import RectifiedView
+
         if self.mapper is None:
             raise ReviewError("the table must be calibrated before cards can be recognised")
-        view = self.mapper.rectify(frame.image, mm_per_px=self.mm_per_px, bounds=self.bounds)
+        if self.incremental:  # the view is made only where it is read: most looks read a window or two
+            view = RectifiedView(self.mapper, frame.image, self.mm_per_px, self.bounds)
+        else:
+            view = self.mapper.rectify(frame.image, mm_per_px=self.mm_per_px, bounds=self.bounds)
         to_mm = np.linalg.inv(self.mapper.table_to_rectified(self.mm_per_px, self.bounds))
         out = []
         for card in self.reader.recognize(view):
@@ -206,6 +211,11 @@ def find_table(source: VideoSource, calibration: str | None, layout, search_fram
 # second, so 10 looks a second see every play (measured: scripts/bench_referee.py, crazy, every 3rd frame of
 # 30 fps found as many plays as every frame, with fewer false calls), at a third of the work.
 MODEL_RATE = 10.0
+
+
+# Frames decoded ahead of the recogniser in a thread of their own (``VideoSource.frames``): decoding a
+# 720p frame and grabbing the two skipped ones overlaps the recognition of the last.
+DECODE_AHEAD = 4
 
 
 def auto_stride(fps: float, perception: str) -> int:
@@ -277,7 +287,7 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
     t0 = time.perf_counter()
     frames = 0
     bar = tqdm(total=source.frame_count or None, unit="frame", desc="review", disable=not progress)
-    for frame in source.frames(every=stride):
+    for frame in source.frames(every=stride, ahead=DECODE_AHEAD):
         bar.update(source.passed - frames)
         frames = source.passed
         if frame.index % (15 * stride) == 0:

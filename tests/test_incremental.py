@@ -284,3 +284,31 @@ def test_a_review_reading_only_what_changed_gets_the_plays_a_whole_read_gets(tmp
     whole, part, none = map(int, stats[True]["looks read whole / in part / not at all"].split(" / "))
     assert part + none > whole
     assert "looks read whole / in part / not at all" not in stats[False]
+
+
+class PartsOnly:
+    """A view that hands out parts only (as ``RectifiedView`` does) and records each part's size."""
+
+    def __init__(self, image):
+        self.image, self.shape, self.parts = image, image.shape, []
+
+    def __getitem__(self, key):
+        part = self.image[key]
+        self.parts.append(part.shape[:2])
+        return part.copy()
+
+
+@pytest.mark.parametrize("kind", ["card", "piece"])
+def test_an_object_cut_from_a_view_made_a_part_at_a_time_is_the_one_cut_from_the_whole(kind):
+    from referee.cardsets import object_crop
+
+    rng = np.random.default_rng(5)
+    image = cv2.GaussianBlur(rng.integers(0, 256, (300, 400, 3), dtype=np.uint8), (5, 5), 0)
+    objects = [np.float32([[120, 80], [183, 95], [165, 180], [103, 166]]),      # turned, inside
+               np.float32([[-20, 250], [40, 250], [40, 330], [-20, 330]]),      # over the view's corner
+               np.float32([[350, 10], [398, 10], [398, 60], [350, 60]])]        # at the right edge
+    for corners in objects:
+        view = PartsOnly(image)
+        diff = np.abs(object_crop(kind, view, corners, 48).astype(int) - object_crop(kind, image, corners, 48))
+        assert diff.max() <= 1, diff.max()  # the same pixels, but for rounding
+        assert len(view.parts) == 1 and view.parts[0][0] * view.parts[0][1] < image.shape[0] * image.shape[1] / 4

@@ -30,6 +30,24 @@ def test_every_nth_frame_is_the_same_frame_and_all_are_counted(tmp_path):
         assert f.t == every[f.index].t and np.array_equal(f.image, every[f.index].image)
 
 
+def test_frames_decoded_ahead_in_a_thread_are_the_same_frames_and_counts(tmp_path):
+    import threading
+
+    src = VideoSource(write_video(tmp_path / "v.mp4", frames=40))
+    plain = list(src.frames(every=3))
+    seen = []
+    for f in src.frames(every=3, ahead=4):
+        seen.append((f.index, f.t, f.image.copy(), src.passed))
+    assert [i for i, *_ in seen] == [f.index for f in plain] and src.passed == 40
+    assert all(np.array_equal(img, f.image) and t == f.t for (_, t, img, _), f in zip(seen, plain))
+    assert [p for *_, p in seen] == [f.index + 1 for f in plain]  # passed: up to the frame given, not beyond
+    # a caller that stops early stops the decoding thread
+    frames = src.frames(every=1, ahead=2)
+    assert next(frames).index == 0
+    frames.close()
+    assert not any(t.name == "video-decode" for t in threading.enumerate())
+
+
 def test_missing_and_corrupt_videos_are_clear_errors(tmp_path):
     with pytest.raises(SourceError, match="no such video file"):
         VideoSource(tmp_path / "none.mp4")

@@ -123,25 +123,57 @@ class TableMapper:
         (x0, y0, _, _), _ = self.rectified_size(mm_per_px, bounds)
         return np.array([[1 / mm_per_px, 0, -x0 / mm_per_px - 0.5], [0, 1 / mm_per_px, -y0 / mm_per_px - 0.5], [0, 0, 1]])
 
-    def rectify(self, image: np.ndarray, mm_per_px: float = 1.0, bounds=None) -> np.ndarray:
+    def rectify(self, image: np.ndarray, mm_per_px: float = 1.0, bounds=None, part=None) -> np.ndarray:
         """The table seen from straight above, ``mm_per_px`` millimetres a pixel; ``bounds`` (x0, y0, x1,
-        y1) in table mm, the playing area by default."""
+        y1) in table mm, the playing area by default. ``part`` (x0, y0, x1, y1 px of that picture): only
+        that part of it, the same pixels at a fraction of the work."""
         self._check_size(image)
+        return self._warp(image, mm_per_px, bounds, part)
+
+    def rectify_means(self, image: np.ndarray, mm_per_px: float, bounds, cell: int) -> np.ndarray:
+        """``rectify``'s picture averaged over ``cell`` x ``cell`` px blocks (a partial block at the edge
+        left out), made from the camera image shrunk by area to about a block a pixel, then warped. Close
+        to the true block means (the simulated 720p videos: median difference 0 levels, 99th percentile
+        4-10) at a ninth of the work (Crazy Kick's 1070x890 px view: 1.1 ms against 6.8 + 2.4)."""
+        self._check_size(image)
+        (x0, y0, x1, y1), (w, h) = self.rectified_size(mm_per_px, bounds)
+        centre = np.array([[(x0 + x1) / 2, (y0 + y1) / 2]])
+        step = cell * mm_per_px
+        px = self.table_to_image(np.concatenate([centre, centre + (step, 0), centre + (0, step)]))
+        per_block = min(np.linalg.norm(px[1] - px[0]), np.linalg.norm(px[2] - px[0]))  # camera px a block
+        f = max(1, int(per_block))
+        if f > 1:
+            ih, iw = image.shape[:2]
+            image = cv2.resize(image[:ih // f * f, :iw // f * f], (iw // f, ih // f), interpolation=cv2.INTER_AREA)
+        return self._warp(image, step, bounds, (0, 0, w // cell, h // cell), shrink=f)
+
+    def _warp(self, image: np.ndarray, mm_per_px: float, bounds, part, shrink: int = 1) -> np.ndarray:
+        """Rectify ``part`` (px; all by default) of the picture at ``mm_per_px``, from ``image``: the camera
+        image, or the camera image shrunk ``shrink`` times by area."""
         box, size = self.rectified_size(mm_per_px, bounds)
         a = self.table_to_rectified(mm_per_px, bounds)
+        x0, y0, x1, y1 = (0, 0, *size) if part is None else map(int, part)
         if self._intrinsics is None:
-            return cv2.warpPerspective(image, a @ self.homography, size, flags=cv2.INTER_LINEAR)
+            m = a @ self.homography
+            if shrink > 1:  # shrunk px -> camera px: block i's centre is camera px f * i + (f - 1) / 2
+                m = m @ np.array([[shrink, 0, (shrink - 1) / 2], [0, shrink, (shrink - 1) / 2], [0, 0, 1]])
+            if x0 or y0:
+                m = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ m
+            return cv2.warpPerspective(image, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
         # With lens distortion the map is no homography: look every output pixel up once and cache the maps.
-        key = (self.homography.tobytes(), mm_per_px, box, image.shape[:2])
+        key = (self.homography.tobytes(), mm_per_px, box, image.shape[:2], shrink)
         if key not in self._rect_cache:
-            self._rect_cache.clear()
+            if len(self._rect_cache) >= 4:  # a view, its block means, and a moved camera's
+                self._rect_cache.pop(next(iter(self._rect_cache)))
             u, v = np.meshgrid(np.arange(size[0], dtype=np.float64), np.arange(size[1], dtype=np.float64))
             rect_px = np.stack([u.ravel(), v.ravel()], axis=1)
             table = cv2.perspectiveTransform(rect_px.reshape(-1, 1, 2), np.linalg.inv(a)).reshape(-1, 2)
-            img = self.table_to_image(table).astype(np.float32)
+            img = (self.table_to_image(table) - (shrink - 1) / 2) / shrink
+            img = img.astype(np.float32)
             self._rect_cache[key] = (img[:, 0].reshape(size[1], size[0]), img[:, 1].reshape(size[1], size[0]))
         mx, my = self._rect_cache[key]
-        return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        return cv2.remap(image, mx[y0:y1, x0:x1], my[y0:y1, x0:x1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT)
 
     # --- live re-detection --------------------------------------------------------------------------
 
@@ -209,3 +241,38 @@ class TableMapper:
             warning = (f"table markers not all seen for {since:.1f} s: if the camera moved, table positions are off "
                        "until all four corner markers are in view again")
         return MarkerStatus(state, seen, missing, None if shift is None else round(shift, 2), round(since, 3), message, warning)
+
+
+class RectifiedView:
+    """``mapper.rectify(image, mm_per_px, bounds)``, made a part at a time when a part is asked for
+    (``view[y0:y1, x0:x1]``; ``np.asarray(view)`` for all of it). A recogniser that re-reads only what
+    changed (``referee.incremental``) needs a few windows and the cards' surroundings on most looks, not
+    the whole view: rectifying all of Crazy Kick's 1070x890 px view cost 7 ms of its 60 ms a look.
+    ``cell_means`` gives the view's block means for the change map (``TableMapper.rectify_means``)."""
+
+    def __init__(self, mapper: TableMapper, image: np.ndarray, mm_per_px: float = 1.0, bounds=None):
+        mapper._check_size(image)
+        self.mapper, self.image, self.mm_per_px, self.bounds = mapper, image, mm_per_px, bounds
+        _, (w, h) = mapper.rectified_size(mm_per_px, bounds)
+        self.shape = (h, w) + image.shape[2:]
+        self.dtype = image.dtype
+        self._whole: np.ndarray | None = None
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        if self._whole is None:
+            self._whole = self.mapper.rectify(self.image, self.mm_per_px, self.bounds)
+        return self._whole if dtype is None else self._whole.astype(dtype)
+
+    def __getitem__(self, key) -> np.ndarray:
+        if self._whole is not None:
+            return self._whole[key]
+        if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, slice) and k.step in (None, 1)
+                                                                  for k in key)):
+            raise TypeError(f"a RectifiedView is cut by two slices, view[y0:y1, x0:x1]; got {key!r}")
+        (y0, y1, _), (x0, x1, _) = key[0].indices(self.shape[0]), key[1].indices(self.shape[1])
+        if y1 <= y0 or x1 <= x0:
+            return np.zeros((max(0, y1 - y0), max(0, x1 - x0)) + self.shape[2:], self.dtype)
+        return self.mapper.rectify(self.image, self.mm_per_px, self.bounds, part=(x0, y0, x1, y1))
+
+    def cell_means(self, cell: int) -> np.ndarray:
+        return self.mapper.rectify_means(self.image, self.mm_per_px, self.bounds, cell)
