@@ -167,16 +167,16 @@ def object_crop(kind: str, image: np.ndarray, corners, size: int) -> np.ndarray:
     """What stage 2 sees of a found object: a card warped upright, a piece cut out square. ``image`` may
     be a view made a part at a time (``RectifiedView``): only the part around the object is made."""
     if not isinstance(image, np.ndarray):
-        image, corners = _part_around(image, corners)
+        image, corners = _part_around(image, corners, PIECE_SIDE if kind == "piece" else 0.0)
     return piece_crop(image, corners, size) if kind == "piece" else warp_card(image, corners, size)
 
 
-def _part_around(view, corners) -> tuple[np.ndarray, np.ndarray]:
-    """The part of ``view`` that either crop of an object samples (its box, and a piece's square around
-    it, with a pixel to interpolate), and the corners in that part; an edge of the part is the view's
-    edge or beyond what is sampled, so the crop is the same as from the whole view."""
+def _part_around(view, corners, square: float) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``view`` that an object's crop samples (its box, or for a piece the square ``square``
+    times its long side around it, with a pixel to interpolate), and the corners in that part. An edge
+    of the part is the view's edge or beyond what is sampled, so the crop is the one from the whole view."""
     q = np.asarray(corners, np.float64).reshape(-1, 2)
-    side = max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1])), 2.0) * PIECE_SIDE
+    side = max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1])), 2.0) * square
     centre = q.mean(axis=0)
     lo = np.floor(np.minimum(q.min(axis=0), centre - side / 2)) - 2
     hi = np.ceil(np.maximum(q.max(axis=0), centre + side / 2)) + 2

@@ -74,18 +74,21 @@ class Detector(Protocol):
     def detect(self, image: np.ndarray) -> Detections: ...
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, float, tuple[float, float]]:
     """Resize keeping the aspect ratio and pad to size x size with grey 114, centred, as ultralytics
-    does. Returns the NCHW float32 RGB tensor in [0, 1], the scale and the (x, y) padding."""
+    does. ``stride``: pad each side only up to a multiple of it (ultralytics' rectangular inference: a
+    1070x890 px view at 672 px is read as 672x576, a sixth less work). Returns the NCHW float32 RGB
+    tensor in [0, 1], the scale and the (x, y) padding."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected a BGR image of shape (H, W, 3), got {None if image is None else image.shape}")
     h, w = image.shape[:2]
     r = min(size / h, size / w)
     nw, nh = int(round(w * r)), int(round(h * r))
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR) if (nw, nh) != (w, h) else image
-    px, py = (size - nw) / 2, (size - nh) / 2
+    out_w, out_h = (size, size) if stride is None else (-(-nw // stride) * stride, -(-nh // stride) * stride)
+    px, py = (out_w - nw) / 2, (out_h - nh) / 2
     top, left = int(round(py - 0.1)), int(round(px - 0.1))
-    canvas = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+    canvas = cv2.copyMakeBorder(resized, top, out_h - nh - top, left, out_w - nw - left, cv2.BORDER_CONSTANT,
                                 value=(114, 114, 114))
     tensor = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
     return np.ascontiguousarray(tensor), r, (left, top)

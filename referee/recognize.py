@@ -29,6 +29,7 @@ import numpy as np
 from .detector import DetectorError, _existing, letterbox, onnx_session
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+RECT_STRIDE = 32  # the detectors' largest stride: a view that is not square is padded only up to a multiple
 
 
 def detector_path(game: str, models: Path = MODELS_DIR) -> Path:
@@ -231,7 +232,9 @@ class ObbDetector:
 
     def detect(self, image: np.ndarray, imgsz: int | None = None) -> CardBoxes:
         """``imgsz``: this call's input size (a part of the view at the pixels a mm of the whole)."""
-        tensor, scale, pad = letterbox(image, imgsz or self.imgsz)
+        # a network that takes any input size reads a view that is not square without the padding
+        stride = None if getattr(self.engine, "fixed_size", False) else RECT_STRIDE
+        tensor, scale, pad = letterbox(image, imgsz or self.imgsz, stride)
         return postprocess_obb(self.raw(tensor), scale, pad, self.conf, self.iou)
 
 

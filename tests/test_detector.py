@@ -61,6 +61,18 @@ def test_letterbox_maps_boxes_back_to_image_pixels():
     np.testing.assert_allclose(d.xyxy[0], [90, 40, 110, 60], atol=1e-4)
 
 
+def test_a_rectangular_letterbox_pads_only_to_the_stride_and_maps_boxes_back_the_same():
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[40:60, 90:110] = 255
+    tensor, scale, pad = letterbox(img, 320, stride=32)
+    assert tensor.shape == (1, 3, 160, 320) and scale == pytest.approx(1.6) and pad == (0, 0)
+    # the white square lies where the scale and padding put it
+    rows, cols = np.nonzero(tensor[0, 0] > 0.5)
+    assert (rows.mean(), cols.mean()) == pytest.approx((50 * 1.6 - 0.5, 100 * 1.6 - 0.5), abs=0.01)
+    tensor, scale, pad = letterbox(np.zeros((90, 200, 3), np.uint8), 320, stride=32)
+    assert tensor.shape == (1, 3, 160, 320) and pad == (0, 8)  # 144 px of picture, 8 px above and below
+
+
 def test_detections_validate_and_filter():
     d = Detections(np.array([[0, 0, 10, 10], [5, 5, 20, 20]], np.float32), np.array([0.9, 0.2], np.float32),
                    np.array([0, 1]), ("card", "piece"))
