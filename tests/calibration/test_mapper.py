@@ -117,8 +117,8 @@ def test_a_part_of_the_rectified_picture_is_that_part_of_the_whole(scene, marker
 
 
 @pytest.mark.parametrize("pose", POSES)
-def test_block_means_from_the_shrunk_camera_image_are_close_to_the_rectified_pictures(scene, markers,
-                                                                                       board_layout, pose):
+def test_block_means_rectified_at_half_a_block_are_close_to_the_rectified_pictures(scene, markers, board_layout,
+                                                                                   pose):
     cam, image = scene(pose)
     mapper = _mapper(cam, image, markers, board_layout)
     bounds = (-420.0, -380.0, 450.0, 400.0)
@@ -128,8 +128,10 @@ def test_block_means_from_the_shrunk_camera_image_are_close_to_the_rectified_pic
     means = mapper.rectify_means(image, 1.0, bounds, 4)
     assert means.shape == exact.shape
     diff = np.abs(means - exact)
-    # measured 0 and 1 for each pose; the means one block off give 6-10 at the 90th percentile
-    assert np.median(diff) == 0 and np.percentile(diff, 90) <= 2
+    # measured: median 0, 90th percentile 1, 99th 7-10 for each pose. The means one block off give 4-6 at
+    # the 90th percentile; warping straight to a block a pixel gave 16-22 at the 99th (the squares' edges
+    # sampled too sparsely)
+    assert np.median(diff) == 0 and np.percentile(diff, 90) <= 2 and np.percentile(diff, 99) <= 12
 
 
 def test_a_rectified_view_is_made_only_where_it_is_asked_for(scene, markers, board_layout):
