@@ -191,6 +191,9 @@ def onnx_session(path: Path, threads: int | None = None):
     opts = ort.SessionOptions()
     if threads:
         opts.intra_op_num_threads = threads
+    # ONNX Runtime's threads spin on the CPU after each run, waiting for the next one: on a small CPU that
+    # takes the time the review's own work and its decoding thread need between runs
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
     except Exception as e:
