@@ -567,3 +567,29 @@ def test_whole_simulated_games_seen_by_the_camera_score_the_same(seed, players, 
     assert [v.type for v in game.violations] == [v.type for v in truth.violations]
     assert game.goals and [g["card"] for g in game.goals] == [g["card"] for g in truth.goals]
     assert game.over and game.score == truth.score
+
+
+def test_a_late_relabel_that_would_make_a_foul_of_a_clean_play_is_no_call():
+    """Seed 9036: W42 laid from W1's pile and taken; 1.2 s later read for a look as W38, which follows
+    the card under it too but lay covered on W1's pile. Corrected, it was called not_on_top."""
+    tb = Table(options={"track_piles": True})
+    tb.see("appeared", 1, "R01", CENTRE)
+    first = legal(tb.game, "red")
+    other = next(c.id for c in tb.game.catalog if c.team == "red" and not c.is_goal and c.id != first
+                 and tb.game.in_play(c.id) is None and tb.game.follows("R01", c.id) and not tb.game.follows(first, c.id))
+    x, y = PILE["Bob"]
+    onto, third = [c.id for c in tb.game.catalog if c.team == "red" and c.id not in (first, other, "R01")][:2]
+    tb.see("appeared", 5, other, (x - 30, y))                # Bob's three piles: other on one,
+    tb.see("appeared", 6, first, (x + 60, y))                # first on the next,
+    tb.see("appeared", 7, third, (x + 150, y))               # and a third card
+    tb.see("relabelled", 5, onto, (x - 30, y), old=other)    # a card turned up onto other: other is covered
+    tb.see("moved", 7, third, (x + 152, y), from_xy=(x + 150, y), frames=31)  # a second later
+    assert tb.ad._covered == {other: "Bob"} and tb.game.tops["Bob"] == [onto, first, third]
+    tb.see("moved", 6, first, CENTRE, from_xy=(x + 60, y))  # Bob plays first
+    assert tb.plays()[-1] == (first, "Bob") and "not_on_top" not in tb.kinds()
+    n = len(tb.ad.log)
+    out = tb.see("relabelled", 6, other, CENTRE, old=first, frames=36)  # read as other for a look, late
+    assert out == [] and len(tb.ad.log) == n and tb.plays()[-1] == (first, "Bob")
+    assert not any(e.type == "violation" for e in tb.events)
+    # read back: no second play of the same card
+    assert tb.see("relabelled", 6, first, CENTRE, old=other, frames=3) == [] and len(tb.ad.log) == n

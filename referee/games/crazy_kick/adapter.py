@@ -15,8 +15,9 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   first card and the new one legally follows it: then it is a second card slapped straight on top.
   A later relabel of the last card played is a misread too when the new card does not follow it
   but follows the card under it (a new card there would be a foul; an unsure read settling late
-  is likelier). Other later relabels, and relabels of a card with another play after it, are new
-  cards.
+  is likelier); when the engine took the play and the corrected one would be a foul (not on top
+  of the player's piles), the late read is the misread, and nothing is called. Other later
+  relabels, and relabels of a card with another play after it, are new cards.
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile. Otherwise the player of the card's team whose pile
@@ -167,16 +168,22 @@ class CrazyKickAdapter:
         later = i is not None and any(a.get("type") == "play" for a in self.log[i + 1:])
         if obs.kind == "relabelled" and i is not None and not later:
             refused = self.game.in_play(first["card"]) is None  # the engine never laid the first read
-            if (obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
-                    self.game.in_play(first["card"]) == "pile" and self.game.top is not None
-                    and self.game.top.id == first["card"] and self.game.is_legal(card.id))) \
-                    or self._misread_late(first, card, obs.frame):
+            soon = obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
+                self.game.in_play(first["card"]) == "pile" and self.game.top is not None
+                and self.game.top.id == first["card"] and self.game.is_legal(card.id))
+            if soon or self._misread_late(first, card, obs.frame):
                 fixed = {**first, "card": card.id}
                 player = self._who(obs, card)
                 if player is None:
                     fixed.pop("player", None)
                 else:
                     fixed["player"] = player
+                if not soon and not refused and self._fouls_with(i, fixed):
+                    # a late read that would make a foul of a play the engine took: a misread either
+                    # way (as a new card it would not follow the top), so no call (seed 9036: W42 read
+                    # W38 at 0.55 for a look, 1.2 s after it was laid; W38 lay covered on the
+                    # player's pile, and the correction was called not_on_top)
+                    return []
                 self.log[i] = fixed
                 self._plays[obs.track_id] = (fixed, frame)
                 return [Correction(i, fixed)]
@@ -256,16 +263,26 @@ class CrazyKickAdapter:
                  and game.in_play(c) is None and game.is_legal(c) and not self._ever_played(c)]
         fits = []
         for c, p in found:
-            scratch = CrazyKickGame(game.setup, game.catalog)
             table = self._unseen_tops(c, p)  # its pile, as _play will report it first
-            for a in self.log + ([camera_action(table, self._t, frame)] if table else []):
-                scratch.apply(ACTION_ADAPTER.validate_python(a))
+            scratch = self._scratch(self.log + ([camera_action(table, self._t, frame)] if table else []))
             before = len(scratch.violations)
             scratch.apply(ACTION_ADAPTER.validate_python(camera_action(
                 {"type": "play", "card": c, "player": p}, self._t, frame)))
             if len(scratch.violations) == before and scratch.is_legal(card.id):
                 fits.append((c, p))
         return fits[0] if len(fits) == 1 else None
+
+    def _scratch(self, actions: list[dict]) -> CrazyKickGame:
+        """A scratch engine that has taken ``actions`` (the adapter never changes its own game)."""
+        scratch = CrazyKickGame(self.game.setup, self.game.catalog)
+        for a in actions:
+            scratch.apply(ACTION_ADAPTER.validate_python(a))
+        return scratch
+
+    def _fouls_with(self, i: int, fixed: dict) -> bool:
+        """Whether the log with action ``i`` replaced by ``fixed`` has more violations than the game now."""
+        scratch = self._scratch([fixed if k == i else a for k, a in enumerate(self.log)])
+        return len(scratch.violations) > len(self.game.violations)
 
     def _played_on(self, card) -> tuple[int, int] | None:
         """(log index, track) of the last play when the engine refused it for not following the top,
