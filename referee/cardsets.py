@@ -165,8 +165,17 @@ def piece_crop(image: np.ndarray, corners, size: int, scale: float = PIECE_SIDE,
 
 def object_crop(kind: str, image: np.ndarray, corners, size: int) -> np.ndarray:
     """What stage 2 sees of a found object: a card warped upright, a piece cut out square. ``image`` may
-    be a view made a part at a time (``RectifiedView``): only the part around the object is made."""
+    be a view made a part at a time (``RectifiedView``): a card is then warped straight from the camera
+    image (one interpolation instead of two: Crazy Kick 9009-9016 and 9033-9040 read as many plays, at
+    2.2x real time instead of 2.0x), a piece cut from the part of the view around it."""
     if not isinstance(image, np.ndarray):
+        if kind != "piece" and hasattr(image, "warp"):
+            import cv2
+
+            m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), canonical_quad(size))
+            crop = image.warp(m, size, cv2.INTER_AREA if size < 64 else cv2.INTER_LINEAR)
+            if crop is not None:
+                return crop
         image, corners = _part_around(image, corners, PIECE_SIDE if kind == "piece" else 0.0)
     return piece_crop(image, corners, size) if kind == "piece" else warp_card(image, corners, size)
 

@@ -239,9 +239,10 @@ class TableMapper:
 class RectifiedView:
     """``mapper.rectify(image, mm_per_px, bounds)``, made a part at a time when a part is asked for
     (``view[y0:y1, x0:x1]``; ``np.asarray(view)`` for all of it). A recogniser that re-reads only what
-    changed (``referee.incremental``) needs a few windows and the cards' surroundings on most looks, not
+    changed (``referee.incremental``) needs a few windows and the kept cards' crops on most looks, not
     the whole view: rectifying all of Crazy Kick's 1070x890 px view cost 7 ms of its 60 ms a look.
-    ``cell_means`` gives the view's block means for the change map (``TableMapper.rectify_means``)."""
+    ``warp`` makes a crop straight from the camera image; ``cell_means`` gives the view's block means
+    for the change map (``TableMapper.rectify_means``)."""
 
     def __init__(self, mapper: TableMapper, image: np.ndarray, mm_per_px: float = 1.0, bounds=None):
         mapper._check_size(image)
@@ -266,6 +267,15 @@ class RectifiedView:
         if y1 <= y0 or x1 <= x0:
             return np.zeros((max(0, y1 - y0), max(0, x1 - x0)) + self.shape[2:], self.dtype)
         return self.mapper.rectify(self.image, self.mm_per_px, self.bounds, part=(x0, y0, x1, y1))
+
+    def warp(self, m: np.ndarray, size: int, flags: int) -> np.ndarray | None:
+        """The view warped through ``m`` (view px -> a size x size crop), straight from the camera image
+        in one step; None with lens distortion (the view is no homography of the image then)."""
+        if self.mapper._intrinsics is None:
+            to_view = self.mapper.table_to_rectified(self.mm_per_px, self.bounds) @ self.mapper.homography
+            return cv2.warpPerspective(self.image, m @ to_view, (size, size), flags=flags,
+                                       borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        return None
 
     def cell_means(self, cell: int) -> np.ndarray:
         return self.mapper.rectify_means(self.image, self.mm_per_px, self.bounds, cell)
