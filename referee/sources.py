@@ -102,7 +102,8 @@ class VideoSource:
             worker.join()
 
     def _decode(self, every: int) -> Iterator[tuple[Frame | None, int, int]]:
-        """(frame or None for a frame passed but not looked at, frames passed, frames skipped so far)."""
+        """(frame, frames passed, frames skipped so far) for each frame looked at, and (None, passed,
+        skipped) once at the end."""
         cap = cv2.VideoCapture(str(self.path))
         index, bad, skipped, passed = 0, 0, self.skipped, 0
         try:

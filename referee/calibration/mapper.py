@@ -251,6 +251,9 @@ class RectifiedView:
         self.shape = (h, w) + image.shape[2:]
         self.dtype = image.dtype
         self._whole: np.ndarray | None = None
+        # camera px -> view px, for crops warped in one step; None with lens distortion (no homography then)
+        self._to_view = (mapper.table_to_rectified(mm_per_px, bounds) @ mapper.homography
+                         if mapper._intrinsics is None else None)
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         if self._whole is None:
@@ -271,11 +274,10 @@ class RectifiedView:
     def warp(self, m: np.ndarray, size: int, flags: int) -> np.ndarray | None:
         """The view warped through ``m`` (view px -> a size x size crop), straight from the camera image
         in one step; None with lens distortion (the view is no homography of the image then)."""
-        if self.mapper._intrinsics is None:
-            to_view = self.mapper.table_to_rectified(self.mm_per_px, self.bounds) @ self.mapper.homography
-            return cv2.warpPerspective(self.image, m @ to_view, (size, size), flags=flags,
-                                       borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-        return None
+        if self._to_view is None:
+            return None
+        return cv2.warpPerspective(self.image, m @ self._to_view, (size, size), flags=flags,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
     def cell_means(self, cell: int) -> np.ndarray:
         return self.mapper.rectify_means(self.image, self.mm_per_px, self.bounds, cell)

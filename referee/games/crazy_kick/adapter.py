@@ -178,9 +178,10 @@ class CrazyKickAdapter:
                     fixed.pop("player", None)
                 else:
                     fixed["player"] = player
-                if not soon and not refused and self._fouls_with(i, fixed):
-                    # a late read that would make a foul of a play the engine took: a misread either
-                    # way (as a new card it would not follow the top), so no call (seed 9036: W42 read
+                if not soon and self._fouls_with(i, fixed):
+                    # a late read (``_misread_late``: the engine took the play, its card is the top)
+                    # that would make a foul of it: a misread either way (as a new card it would not
+                    # follow the top), so no call (seed 9036: W42 read
                     # W38 at 0.55 for a look, 1.2 s after it was laid; W38 lay covered on the
                     # player's pile, and the correction was called not_on_top)
                     return []
