@@ -12,6 +12,9 @@ runs them (the default ONNX backend), and the figures are:
 - **identity accuracy**: of the objects at least ``min_visible`` visible, the share named right among
   those found (IoU >= 0.5), overall and per class; **found** is the share found at all.
 
+Crazy Kick's twin goal cards (the same face but for a small printed id) are scored as one class
+(``referee.recognize.face_names``): a camera cannot tell them apart and the rules need not.
+
 Objects under ``min_visible`` are neither required nor counted against: a reading that lands on one is
 left out (as COCO's "ignore" regions), since a card under three others cannot be named.
 """
@@ -25,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from .cardsets import _quad_iou
+from .recognize import face_names
 
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
 RECALL_POINTS = np.linspace(0, 1, 101)
@@ -119,14 +123,16 @@ def truth(meta: dict, kinds: tuple[str, ...]) -> list[tuple[str, str, np.ndarray
 
 
 def evaluate(recognizer, data: str | Path, min_visible: float = 0.5, limit: int | None = None,
-             progress: bool = True) -> dict:
-    """Run ``recognizer`` (a ``referee.recognize.CardRecognizer``) on every image of a built table-view set."""
+             progress: bool = True, faces: dict[str, str] | None = None) -> dict:
+    """Run ``recognizer`` (a ``referee.recognize.CardRecognizer``) on every image of a built table-view set.
+    ``faces``: class name -> the name it is scored as (``face_names``; default: every name its own)."""
     import cv2
     from tqdm import tqdm
 
     from .cardsets import sidecars
 
     data = Path(data)
+    faces = faces or {}
     if not (data / "meta").is_dir():
         raise EvalError(f"{data}: no meta/ folder of JSON sidecars; make a labelled set with "
                         "`referee dataset build --view table --out DIR`")
@@ -144,10 +150,11 @@ def evaluate(recognizer, data: str | Path, min_visible: float = 0.5, limit: int 
         image = cv2.imread(str(image_path))
         if image is None:
             raise EvalError(f"{image_path}: not a readable image")
-        gts = truth(meta, kinds)
+        gts = [(kind, faces.get(name, name), q, vis) for kind, name, q, vis in truth(meta, kinds)]
         cards = recognizer.recognize(image)
+        labels = [faces.get(c.label, c.label) for c in cards]
         quads = [c.corners for c in cards]
-        named.append(([(c.label, c.confidence, c.corners) for c in cards],
+        named.append(([(label, c.confidence, c.corners) for label, c in zip(labels, cards)],
                       [(name, q, vis < min_visible) for _, name, q, vis in gts]))
         detected.append(([(c.kind, c.detector_confidence, c.corners) for c in cards],
                          [(kind, q, vis < min_visible) for kind, _, q, vis in gts]))
@@ -160,7 +167,7 @@ def evaluate(recognizer, data: str | Path, min_visible: float = 0.5, limit: int 
             row[0] += 1
             if g in m:
                 row[1] += 1
-                row[2] += cards[m[g]].label == name
+                row[2] += labels[m[g]] == name
     ident = average_precision(named)
     det = average_precision(detected)
     n, found, right = (sum(r[i] for r in per_class.values()) for i in range(3))
@@ -205,7 +212,8 @@ def _cmd(args) -> int:
         print(f"referee eval: {e} (train the models with `referee train --game {args.game}`)", file=sys.stderr)
         return 2
     try:
-        result = evaluate(rec, args.data, min_visible=args.min_visible, limit=args.limit, progress=not args.quiet)
+        result = evaluate(rec, args.data, min_visible=args.min_visible, limit=args.limit, progress=not args.quiet,
+                          faces=face_names(args.game))
     except EvalError as e:
         print(f"referee eval: {e}", file=sys.stderr)
         return 2

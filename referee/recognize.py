@@ -52,6 +52,18 @@ def stage2_paths(game: str, deck: str | None = None, models: Path = MODELS_DIR) 
     return {"card": classifier_path(game, game if game == "crazy-kick" else (deck or "rook"), models)}
 
 
+def face_names(game: str) -> dict[str, str]:
+    """Class name -> the name it is scored as. Crazy Kick's twin goal cards (faces the same but for the
+    small printed id, ``Catalog.same_faces``) count as one class: no camera tells them apart, and the
+    rules treat them alike. Other games' names are their own.
+    ``CardClassifier`` adds a twin's probability to the first twin's, so a goal card is read sure."""
+    if game != "crazy-kick":
+        return {}
+    from .games.crazy_kick.catalogue import default_catalog
+
+    return default_catalog().same_faces()
+
+
 # --- geometry --------------------------------------------------------------------------------------------
 
 def xywhr_to_corners(xywhr: np.ndarray) -> np.ndarray:
@@ -247,16 +259,28 @@ def crops_tensor(crops: list[np.ndarray]) -> np.ndarray:
 
 
 class CardClassifier:
-    """Stage 2: class probabilities of upright card crops. ``backend``: auto, onnx or torch."""
+    """Stage 2: class probabilities of upright card crops. ``backend``: auto, onnx or torch.
+    ``faces``: class name -> the name it is read as (``face_names``): the probability of a card whose
+    face is another's is added to that one's (a goal card split 0.5/0.5 between its twins would fall
+    under the tracker's confidence floor), and it is never named itself."""
 
-    def __init__(self, path: str | Path, backend: str = "auto"):
+    def __init__(self, path: str | Path, backend: str = "auto", faces: dict[str, str] | None = None):
         self.engine, self.backend = _engine(path, "classify", backend)
         self.names, self.imgsz = self.engine.names, self.engine.imgsz
+        index = {n: i for i, n in enumerate(self.names)}
+        self._merge = [(index[n], index[first]) for n, first in (faces or {}).items()
+                       if n != first and n in index and first in index]
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, len(self.names)), np.float32)
-        return self.engine(crops_tensor(crops))
+        p = self.engine(crops_tensor(crops))
+        if self._merge:
+            p = p.copy()
+            for twin, first in self._merge:
+                p[:, first] += p[:, twin]
+                p[:, twin] = 0.0
+        return p
 
     def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
         p = self.probabilities(crops)
@@ -348,8 +372,8 @@ class CardRecognizer:
         paths = stage2_paths(game, deck, models)
         if classifier is not None:
             paths["card"] = Path(classifier)
-        self.stage2 = {kind: CardClassifier(path, backend=backend) for kind, path in paths.items()
-                       if kind in self.detector.names}
+        self.stage2 = {kind: CardClassifier(path, backend=backend, faces=face_names(game) if kind == "card" else None)
+                       for kind, path in paths.items() if kind in self.detector.names}
         if "card" in self.detector.names and "card" not in self.stage2:
             raise DetectorError(f"{detector or detector_path(game)}: finds cards, but no card classifier is set")
         self.classifier = self.stage2.get("card")

@@ -7,7 +7,8 @@ was exactly right, false violation calls per 1,000 actions, latency and speed.
 
 Prints a table (one row per video and a total). Videos are made in a temporary folder (or --keep DIR).
 An action matches a true one when its type, player, card, piece, square and team are the same; Crazy
-Kick's twin goal cards (faces the same but for the small printed id, ``same_faces``) count as one card.
+Kick's twin goal cards (faces the same but for the small printed id, ``referee.recognize.face_names``)
+count as one card.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from referee.recognize import face_names  # noqa: E402
 from referee.render.video import simulate  # noqa: E402
 from referee.review import read_calls, read_setup, review  # noqa: E402
 
@@ -33,19 +35,6 @@ def seen_actions(path: Path) -> list[dict]:
     """The actions a camera can see (not the setup, deals or operator calls)."""
     rows = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
     return [a for a in rows if a["type"] in ("play", "move", "draw", "shot")]
-
-
-def same_faces(game: str) -> dict[str, str]:
-    """Card id -> the first id of a card whose face is the same but for its small printed id. Crazy
-    Kick's goal cards come in such twins (R53/R54, R55/R56, R57/R58 and the white ones: the same
-    scorer, the same passes); the rules treat twins alike, so a twin for its twin is the right play."""
-    if game != "crazy-kick":
-        return {}
-    from referee.games.crazy_kick.catalogue import default_catalog
-
-    first: dict[tuple, str] = {}
-    return {c.id: first.setdefault((c.team, c.player, tuple(c.passes), tuple(c.tackles), c.is_goal, c.is_keeper),
-                                   c.id) for c in default_catalog()}
 
 
 def key(a: dict, faces: dict[str, str] | None = None) -> tuple:
@@ -80,7 +69,7 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
                  options=operator_calls(sim / "actions.jsonl"), calls=read_calls(sim / "actions.jsonl", game),
                  annotate=False, progress=False, stride=stride, incremental=incremental)
     truth, got = seen_actions(sim / "actions.jsonl"), seen_actions(out / "actions.jsonl")
-    faces = same_faces(game)
+    faces = face_names(game)
     sm = difflib.SequenceMatcher(a=[key(a, faces) for a in truth], b=[key(a, faces) for a in got], autojunk=False)
     matched = sum(b.size for b in sm.get_matching_blocks())
     pairs = [(truth[b.a + k], got[b.b + k]) for b in sm.get_matching_blocks() for k in range(b.size)]

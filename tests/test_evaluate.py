@@ -64,3 +64,56 @@ def test_eval_refuses_a_camera_view_set_and_a_folder_without_labels(tmp_path, ca
         pytest.skip("shipped crazy models missing")
     assert main(["eval", "--game", "crazy", "--data", str(tmp_path / "cam"), "--quiet"]) == 2
     assert "a camera picture" in capsys.readouterr().err
+
+
+def _one_card_set(root, code: str):
+    """A labelled set of one 200x200 view holding one whole card ``code``."""
+    import cv2
+
+    (root / "meta" / "val").mkdir(parents=True)
+    (root / "images" / "val").mkdir(parents=True)
+    cv2.imwrite(str(root / "images" / "val" / "000000.jpg"), np.zeros((200, 200, 3), np.uint8))
+    card = {"kind": "card", "code": code, "face_up": True, "labelled": True, "visible_fraction": 1.0,
+            "corners": sq(50, 50, 60).tolist()}
+    (root / "meta" / "val" / "000000.json").write_text(json.dumps(
+        {"width": 200, "height": 200, "view": {"kind": "table"}, "objects": [card]}))
+    return root
+
+
+class _Reads:
+    """A recogniser that finds the set's one card and names it ``label``."""
+
+    def __init__(self, label: str):
+        from types import SimpleNamespace
+
+        self.label = label
+        self.detector = SimpleNamespace(names=("card",))
+
+    def recognize(self, image):
+        from referee.recognize import RecognizedCard
+
+        return [RecognizedCard(self.label, 0.9, sq(50, 50, 60).astype(np.float32), 0.9, 1.0)]
+
+
+def test_crazy_kick_twin_goal_cards_are_scored_as_one_name_and_other_cards_are_not(tmp_path):
+    from referee.evaluate import evaluate
+    from referee.recognize import face_names
+    from referee.games.crazy_kick.catalogue import default_catalog
+
+    faces = face_names("crazy-kick")
+    cat = default_catalog()
+    twins = {}
+    for card_id, first in faces.items():
+        twins.setdefault(first, []).append(card_id)
+    pairs = [ids for ids in twins.values() if len(ids) > 1]
+    assert ["R55", "R56"] in pairs and len(pairs) == 6
+    for a, b in pairs:  # the same face but for the id: the same scorer of the same team
+        assert (cat[a].team, cat[a].player, cat[a].is_goal) == (cat[b].team, cat[b].player, True)
+    assert face_names("crazy") == {} and face_names("fodbold") == {}
+
+    data = _one_card_set(tmp_path / "set", "R56")
+    assert evaluate(_Reads("R55"), data, progress=False)["identity_accuracy"] == 0.0   # names are exact
+    twin = evaluate(_Reads("R55"), data, progress=False, faces=faces)
+    assert twin["identity_accuracy"] == 1.0 and twin["map50"] == pytest.approx(1.0)
+    other = evaluate(_Reads("R57"), data, progress=False, faces=faces)              # another scorer
+    assert other["identity_accuracy"] == 0.0 and other["map50"] == 0.0

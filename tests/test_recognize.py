@@ -3,6 +3,7 @@ freshly rendered table views: another seed and card designs than training. Skipp
 when a model file is missing. The geometry helpers are tested without any model."""
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -170,3 +171,22 @@ def test_angle_search_reads_each_card_again_turned_but_keeps_the_detectors_corne
     for a, b in zip(plain, searched):
         np.testing.assert_allclose(a.corners, b.corners)
         assert b.classifier_confidence >= a.classifier_confidence - 1e-6   # the surest reading is kept
+
+
+@pytest.mark.skipif(not classifier_path("crazy-kick", "crazy-kick").is_file(), reason="shipped crazy-kick classifier missing")
+def test_a_crazy_kick_goal_card_is_read_sure_as_the_first_of_its_twins():
+    """R55 and R56 have the same face but for the small printed id: their probabilities are added."""
+    from referee.recognize import CardClassifier, face_names
+    from referee.render.crazy_kick_faces import face_by_id
+
+    path = classifier_path("crazy-kick", "crazy-kick")
+    raw, merged = CardClassifier(path), CardClassifier(path, faces=face_names("crazy-kick"))
+    crops = [cv2.resize(face_by_id(c, 200), (raw.imgsz, raw.imgsz), interpolation=cv2.INTER_AREA)
+             for c in ("R55", "R56", "W09")]
+    p, q = raw.probabilities(crops), merged.probabilities(crops)
+    i55, i56, i09 = (raw.names.index(c) for c in ("R55", "R56", "W09"))
+    assert np.allclose(q[:, i55], p[:, i55] + p[:, i56]) and not q[:, i56].any()
+    assert np.allclose(q.sum(axis=1), 1.0, atol=1e-4)
+    assert [merged.names[i] for i in q.argmax(axis=1)] == ["R55", "R55", "W09"]
+    assert q[2, i09] == p[2, i09]         # a card without a twin reads as before
+    assert q[0, i55] > max(p[0, i55], p[0, i56])

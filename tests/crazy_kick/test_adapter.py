@@ -593,3 +593,30 @@ def test_a_late_relabel_that_would_make_a_foul_of_a_clean_play_is_no_call():
     assert not any(e.type == "violation" for e in tb.events)
     # read back: no second play of the same card
     assert tb.see("relabelled", 6, first, CENTRE, old=other, frames=3) == [] and len(tb.ad.log) == n
+
+
+def test_a_scorers_second_goal_read_as_the_twin_set_aside_is_the_twin():
+    """R55 and R56 (Leon, 10) share a face; the recogniser names both R55."""
+    tb = Table()
+    game = tb.game
+
+    def attack_to_leon(first_track):
+        """Kick-off and passes until a red card passing to 10 lies on top; returns the next track id."""
+        track = first_track
+        while not game.is_legal("R55") and not game.is_legal("R56"):
+            card = next((c for c in game.legal_cards() if game.catalog[c].team == "red" and 10 in
+                         game.catalog[c].passes), None) or legal(game, "red", keeper=game.top is None)
+            tb.see("appeared", track, card, CENTRE)
+            track += 1
+        return track
+
+    track = attack_to_leon(1)
+    tb.see("appeared", track, "R55", CENTRE)
+    assert game.score["red"] == 1
+    tb.see("appeared", track + 1, "R55", CENTRE)      # lingering after its goal, seen again: no play
+    tb.see("moved", track + 1, "R55", GOAL_AREA["A"], from_xy=CENTRE)
+    assert game.score["red"] == 1 and tb.kinds()[-1] == "goal" and tb.plays()[-1][0] == "R55"
+    track = attack_to_leon(track + 2)
+    tb.see("appeared", track, "R55", CENTRE)          # the twin, R56, read as R55
+    assert game.score["red"] == 2 and tb.plays()[-1][0] == "R56"
+    assert [g["card"] for g in game.goals] == ["R55", "R56"] and "not_on_card" not in tb.kinds()

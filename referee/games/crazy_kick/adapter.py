@@ -52,6 +52,10 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   exactly one card left its owner's pile lately unseen on the centre, that card would follow the
   top, and the new card would follow it (a goal and the keeper's kick-off after it included): that
   card is played first, marked ``unseen`` (``_missed``).
+- **Twin goal cards.** The goal cards come in twins whose faces differ only in a small printed id,
+  and the recogniser names both the first twin (``Catalog.same_faces``). On the centre, a goal
+  card already set aside is its twin when the twin follows the top (a scorer's second goal);
+  otherwise it is the card itself seen again, and no play.
 - **Goal cards set aside.** A goal card coming to rest in a goal area that the engine has not
   counted and this adapter never played (the camera missed it on the pile: a hand covered it) is
   played then; one already played (counted, or refused) is not played twice.
@@ -106,6 +110,10 @@ class CrazyKickAdapter:
         missing = [p for p in game.players if p not in self.pile_zones]
         if missing:
             raise ValueError(f"the layout has no pile zone for {', '.join(missing)}")
+        self._faces = game.catalog.same_faces()
+        self._twins: dict[str, list[str]] = {}               # first twin -> every card of that face
+        for c, first in self._faces.items():
+            self._twins.setdefault(first, []).append(c)
         self.log: list[dict] = []
         self.seen_on: dict[str, str] = {}                   # card id -> player whose pile it last lay on
         # player -> track id -> (label, x, y, masked: (the unplayed card it replaced, frame) or None)
@@ -141,6 +149,8 @@ class CrazyKickAdapter:
             return []
         out: list = []
         here = (obs.x, obs.y)
+        if card is not None and obs.kind != "vanished" and self.centre.contains(here):
+            card = self._free_twin(card)
         if obs.kind == "vanished" or (obs.kind == "moved" and obs.from_xy is not None
                                       and self.centre.contains(obs.from_xy) and not self.centre.contains(here)):
             self._taken_back.add(obs.track_id)
@@ -189,6 +199,18 @@ class CrazyKickAdapter:
                 self._plays[obs.track_id] = (fixed, frame)
                 return [Correction(i, fixed)]
         return self._play(obs, card, t)
+
+    def _free_twin(self, card):
+        """The recogniser names a goal card and its twin alike, as the first twin (``same_faces``: the
+        faces differ only in a small printed id). On the centre, that card already set aside as a
+        goal is its twin when the twin would follow the top: the same scorer's second goal. Not when
+        the twin would not follow (the goal card itself lingering on the centre after its goal, seen
+        again after a hand: the pile is empty then, and a goal card never starts one): no call."""
+        if self.game.in_play(card.id) != "aside":
+            return card
+        twin = next((c for c in self._twins.get(self._faces.get(card.id), ())
+                     if c != card.id and self.game.is_legal(c)), None)
+        return card if twin is None else self.game.catalog[twin]
 
     def _misread_late(self, first: dict, card, frame: int) -> bool:
         """A relabel of the last card played, later than ``correction_frames``, is a misread after all

@@ -103,6 +103,14 @@ class Catalog:
     def to_list(self) -> list[dict]:
         return [c.to_dict() for c in self.cards.values()]
 
+    def same_faces(self) -> dict[str, str]:
+        """Card id -> the first id of a card whose face is the same but for its small printed id. The
+        goal cards come in such twins (R53/R54, R55/R56, R57/R58 and the white ones: the same scorer);
+        no camera reads the printed id at a table's distance, and the rules treat twins alike."""
+        first: dict[tuple, str] = {}
+        return {c.id: first.setdefault((c.team, c.kind, c.player, c.name, tuple(c.passes), tuple(c.tackles)), c.id)
+                for c in self.cards.values()}
+
 
 # ---- legality on the centre pile: used by the engine and by the design checks ------------------
 
