@@ -22,6 +22,9 @@ means over ``CELL`` px cells) and on each look:
   hand has gone the change left behind (the piece moved) is read in its own small window. Reading the
   whole view under the hand found nothing new and cost most of fodbold's time (seed 9003: 36 of 200
   looks);
+- a card found before and not found again by a read (a read under the hand laying a card can miss the
+  whole pile, and the reference then holds the pile as it lies) has its place read again for up to
+  ``lost_looks`` looks, until something is found there;
 - objects found with a detector confidence under ``unsure_below`` are read again every ``unsure_every``
   looks, as if they had changed: a find kept unchanged keeps its low confidence, which the tracker may
   ignore until the next whole read;
@@ -63,6 +66,7 @@ class IncrementalSettings:
                                 # in a row (a hand and arm over the table: nothing to read under them yet;
                                 # fodbold only, see GAME_SETTINGS)
     rename_every: int = 1       # looks between namings of the cards kept from before (1: every look)
+    lost_looks: int = 10        # a place where a card was found and then not is read again for this many looks
 
     def __post_init__(self):
         if not 0 < self.threshold < 255:
@@ -82,6 +86,8 @@ class IncrementalSettings:
             raise ValueError(f"busy_looks must be >= 0, got {self.busy_looks}")
         if self.rename_every < 1:
             raise ValueError(f"rename_every must be >= 1 look, got {self.rename_every}")
+        if self.lost_looks < 0:
+            raise ValueError(f"lost_looks must be >= 0, got {self.lost_looks}")
 
 
 # Games that need other settings. Only fodbold waits a hand out (busy_looks): its board is crowded, and
@@ -149,6 +155,7 @@ class IncrementalRecognizer:
         self._named: list[RecognizedCard] = []
         self._since_whole = 0
         self._busy = 0  # looks in a row left unread for a change over too much of the view
+        self._lost: list[tuple[np.ndarray, int]] = []  # (corners, looks left) of cards found, then not
         self.stats = {"whole": 0, "part": 0, "none": 0}
 
     def recognize(self, view: np.ndarray) -> list[RecognizedCard]:
@@ -161,6 +168,9 @@ class IncrementalRecognizer:
         changed = self._changed(cells)
         if self._since_whole % s.unsure_every == 0:
             self._mark_unsure(changed)
+        for corners, _ in self._lost:
+            changed[_cell_slice(corners, changed)] = 1
+        before = self._readings
         windows = self._windows(changed, view.shape)
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows) > s.max_share * view.shape[0] * view.shape[1]:
             if self._busy < s.busy_looks:  # a hand over the table: read what it did once it has gone
@@ -173,6 +183,7 @@ class IncrementalRecognizer:
         fresh: set[int] = set()
         for window in windows:
             fresh |= {id(r) for r in self._read_part(view, cells, window)}
+        self._track_lost(before)
         # the cards kept from before are named again on this look: a face that changed in place (a card
         # turned up onto a pile) can hide from the change map, which forgives a shaking camera
         if self._since_whole % s.rename_every == 0:
@@ -220,9 +231,27 @@ class IncrementalRecognizer:
         self._ref[cy0:cy1, cx0:cx1] = cells[cy0:cy1, cx0:cx1]
         return found
 
+    def _track_lost(self, before: list[Reading]) -> None:
+        """Cards found before this look and not now, where nothing found now overlaps them, are read again
+        for ``lost_looks`` looks (found again there, they are forgotten). A read under the hand laying a
+        card can miss the whole pile, and the reference then holds the pile as it lies: nothing would
+        change there until the next whole read (Crazy Kick seed 9013: the pile unread for 3 s and two
+        plays missed)."""
+        now = [_box(r.corners, (np.inf, np.inf)) for r in self._readings]
+        lost = [(c, k - 1) for c, k in self._lost
+                if k > 1 and not any(_overlaps(_box(c, (np.inf, np.inf)), b) for b in now)]
+        kept = {id(r) for r in self._readings}
+        for r in before:
+            if (r.kind in RENAMED_KINDS and id(r) not in kept and self.settings.lost_looks
+                    and not any(_overlaps(_box(r.corners, (np.inf, np.inf)), b) for b in now)):
+                lost.append((r.corners, self.settings.lost_looks))
+        self._lost = lost
+
     def _read_whole(self, view: np.ndarray, cells: np.ndarray) -> list[RecognizedCard]:
         self.stats["whole"] += 1
+        before = self._readings
         self._readings = self.recognizer.read(np.asarray(view))
+        self._track_lost(before)
         self._ref, self._since_whole, self._busy = cells, 0, 0
         self._named = self.recognizer.name(self._readings)
         return self._named

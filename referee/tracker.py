@@ -168,17 +168,19 @@ class Tracker:
                 t.confirmed = True
                 out += self._rest_and_label(t)
             self.tracks.append(t)
-        keep = []
+        keep, gone = [], []
         for t in self.tracks:
             if t.confirmed and t.misses >= s.hold_frames:
                 if t.rest is not None:
-                    out.append(Observation("vanished", t.id, t.reported_label or t.label, t.rest[0], t.rest[1], frame))
+                    gone.append(Observation("vanished", t.id, t.reported_label or t.label, t.rest[0], t.rest[1], frame))
             elif not t.confirmed and t.misses > 0:
                 pass  # a tentative object that skipped a frame was noise
             else:
                 keep.append(t)
         self.tracks = keep
-        return out
+        # what vanished went before anything this frame shows (it has been unseen for hold_frames):
+        # an adapter hears that a card left its pile before it judges the card laid over it
+        return gone + out
 
     def _rest_and_label(self, t: Track) -> list[Observation]:
         s = self.settings

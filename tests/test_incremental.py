@@ -194,6 +194,37 @@ def test_a_card_missed_before_and_cut_by_the_window_is_left_out_until_a_whole_re
     assert inc.stats["whole"] == 2
 
 
+@pytest.mark.parametrize("lost_looks", [0, 10])
+def test_where_a_read_lost_a_card_is_read_again_for_lost_looks_looks(lost_looks):
+    """A card laid on another under a hand: the read then finds nothing there, and the view holds the new
+    card from that look on, so the change map sees nothing more to read."""
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(lost_looks=lost_looks))
+    inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
+    rec.blind = True                      # the look under the hand finds nothing in its window
+    assert seen(inc.recognize(table((100, 100, BLUE), (600, 400, BLUE)))) == [("blue", 600, 400)]
+    rec.blind = False
+    reads = len(rec.reads)
+    cards = seen(inc.recognize(table((100, 100, BLUE), (600, 400, BLUE))))
+    if lost_looks:
+        assert cards == [("blue", 100, 100), ("blue", 600, 400)]
+        assert len(rec.reads) == reads + 1 and rec.reads[-1][0] * rec.reads[-1][1] < 0.25 * 600 * 800
+        inc.recognize(table((100, 100, BLUE), (600, 400, BLUE)))
+        assert len(rec.reads) == reads + 1, "found again: no longer read"
+    else:
+        assert cards == [("blue", 600, 400)] and len(rec.reads) == reads
+
+
+def test_a_place_lost_is_read_again_only_lost_looks_times():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(lost_looks=3))
+    inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
+    rec.blind = True
+    for _ in range(6):                    # the card was taken away: its place is read 3 more looks, then left
+        inc.recognize(table((600, 400, BLUE)))
+    assert len(rec.reads) == 1 + 1 + 3
+
+
 def test_a_change_over_much_of_the_view_that_lasts_is_read_whole():
     rec = Rectangles()
     inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3, busy_looks=2))
@@ -251,7 +282,8 @@ def test_a_detector_exported_for_one_input_size_reads_every_view_whole():
 @pytest.mark.parametrize("bad", [dict(threshold=0), dict(threshold=300), dict(margin=-1), dict(min_side=8),
                                  dict(max_share=0), dict(max_share=1.5), dict(refresh_every=0),
                                  dict(busy_looks=-1), dict(shake_px=-1),
-                                 dict(unsure_below=1.5), dict(unsure_every=0), dict(rename_every=0)])
+                                 dict(unsure_below=1.5), dict(unsure_every=0), dict(rename_every=0),
+                                 dict(lost_looks=-1)])
 def test_settings_are_validated(bad):
     with pytest.raises(ValueError):
         IncrementalSettings(**bad)

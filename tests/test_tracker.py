@@ -183,3 +183,13 @@ def test_a_moving_object_keeps_its_reported_label_until_the_new_one_is_agreed():
     for dets in frames:
         obs += t.update(t.frame + 1, dets)
     assert [(o.kind, o.label) for o in obs] == [("appeared", "red-9"), ("moved", "red-9"), ("relabelled", "red-6")]
+
+
+def test_what_vanished_is_reported_before_what_the_same_frame_shows():
+    """A card gone from its pile for hold_frames, and in the same frame another relabelled: the adapter
+    hears first that the card left (it may be the card the other one covers)."""
+    t = Tracker(S)
+    step(t, [[D("W42", 200, -300), D("W43", 0, 0)]] * 6)
+    step(t, [[D("W43", 0, 0)]] * 7 + [[D("W50", 0, 0)]] * 2)   # W42 unseen since; W50 on the centre
+    obs = t.update(t.frame + 1, [D("W50", 0, 0)])               # W42's 10th frame unseen, W50's 3rd vote
+    assert [(o.kind, o.label) for o in obs] == [("vanished", "W42"), ("relabelled", "W50")]
