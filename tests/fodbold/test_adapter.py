@@ -98,6 +98,29 @@ def test_a_piece_is_the_one_that_left_its_square_whatever_number_is_read_on_it()
         "team": "blue", "piece": 7, "from": "k12", "to": "k8"}
 
 
+def test_a_piece_carried_unseen_with_a_number_not_on_the_card_is_the_one_mover_out_of_sight():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)     # red 7 or red 9 moves
+    tb.see("appeared", 3, "red-9", "g10")    # red 9 rests on his square, in sight
+    tb.see("appeared", 4, "red-7", "c9")
+    tb.see("vanished", 4, "red-7", "c9")     # red 7 lifted under a hand ...
+    tb.see("appeared", 5, "red-4", "c11")    # ... and set down, his number read as 4
+    assert {k: tb.ad.log[-1][k] for k in ("team", "piece", "to")} == {"team": "red", "piece": 7, "to": "c11"}
+    assert tb.kinds() == ["card_drawn", "pass", "moved"] and tb.game.violations == []
+
+
+def test_a_number_the_card_lets_move_stands_and_so_does_one_with_two_movers_out_of_sight():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)     # red 7 or red 9
+    tb.see("appeared", 4, "red-7", "c9")     # red 7 in sight (his track may be held unseen) ...
+    tb.see("appeared", 5, "red-7", "c11")    # ... and 7 is read on a piece carried to c11
+    assert tb.ad.log[-1]["piece"] == 7
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)     # neither red 7 nor red 9 in sight:
+    tb.see("appeared", 5, "red-4", "c11")    # which of them was carried cannot be told
+    assert tb.ad.log[-1]["piece"] == 4 and tb.kinds()[-1] == "not_on_card"
+
+
 def _blue_to_draw():
     """Red drew R06 and passed to 7 (c9 -> c11): blue is to draw. Also a blue card naming blue 7."""
     tb = Table()

@@ -15,7 +15,9 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   the engine has a piece of its colour is that piece (a team never has two pieces on one square);
   it keeps that name wherever it is carried, and later readings of another number on it are
   ignored. Only a piece first seen where the engine has none of its colour (it was carried there
-  unseen) is named by its label, and a relabel of such a piece may correct the move it made. A
+  unseen) is named by its label, and a relabel of such a piece may correct the move it made; when
+  the card does not let the labelled piece move, it is the one piece the card lets move that is out
+  of sight, if there is exactly one. A
   piece found again on its square while a track named after it rests elsewhere gets its name back;
   that track went with another piece (one coming to rest beside it) and is named afresh from the
   number last read on it, and its move made.
@@ -217,8 +219,24 @@ class FodboldAdapter:
                         self._orphans.append(tid)
                 self._named[obs.track_id] = (piece, True)
                 return piece
+        label = self._carried(label)
         self._named[obs.track_id] = (label, False)
         return label
+
+    def _carried(self, label: tuple[str, int]) -> tuple[str, int]:
+        """A piece first seen where the engine has none of its colour was carried there unseen. When
+        the card does not let the piece its number names move, while exactly one piece of its colour
+        that the card lets move is out of sight (no track is named after it), the number was misread
+        and that piece is the one carried (seed 9011: blue 1 read as 7 on his new square and called
+        not on the card). A number the card lets move stands, even when a track of that piece seems
+        in sight: the tracker holds a track unseen for a while (seed 9033: blue 11 carried, his old
+        track let go a look later)."""
+        game = self.game
+        if game.phase != "move" or label in game.allowed_movers():
+            return label
+        seen = {named for named, _ in self._named.values()}
+        unseen = [p for p in game.allowed_movers() if p[0] == label[0] and p not in seen]
+        return unseen[0] if len(unseen) == 1 else label
 
     def _piece(self, obs, label: tuple[str, int], t) -> list:
         game = self.game
