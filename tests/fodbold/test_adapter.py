@@ -117,8 +117,35 @@ def test_a_number_the_card_lets_move_stands_and_so_does_one_with_two_movers_out_
     assert tb.ad.log[-1]["piece"] == 7
     tb = Table()
     tb.see("appeared", 1, "R06", BESIDE)     # neither red 7 nor red 9 in sight:
-    tb.see("appeared", 5, "red-4", "c11")    # which of them was carried cannot be told
+    tb.see("appeared", 5, "red-4", "c11")    # which of them was carried cannot be told ...
+    assert [a["type"] for a in tb.ad.log] == ["draw"]
+    tb.see("appeared", 6, "ball", "c11", frames=45)  # ... and after doubt_frames the number stands
     assert tb.ad.log[-1]["piece"] == 4 and tb.kinds()[-1] == "not_on_card"
+
+
+def test_a_piece_carried_unseen_waits_for_the_tracker_to_let_go_of_the_one_that_moved():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)     # red 7 or red 9
+    tb.see("appeared", 3, "red-9", "g10")
+    tb.see("appeared", 4, "red-7", "c9")     # red 7's track, held unseen while he is carried
+    tb.see("appeared", 5, "red-4", "c11", frames=10)
+    assert [a["type"] for a in tb.ad.log] == ["draw"], "no call while red 7 still seems in sight"
+    tb.see("vanished", 4, "red-7", "c9", frames=10)
+    assert {k: tb.ad.log[-1][k] for k in ("team", "piece", "to")} == {"team": "red", "piece": 7, "to": "c11"}
+    assert tb.game.violations == []
+
+
+def test_a_doubted_piece_is_judged_before_the_other_teams_card():
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("appeared", 3, "red-9", "g10")
+    tb.see("appeared", 4, "red-7", "c9")
+    tb.see("appeared", 5, "red-4", "c11", frames=10)
+    blue = next(c.id for c in DECKS.passes["blue"].values())
+    tb.see("appeared", 8, blue, (400, -300), frames=10)
+    assert tb.ad.log[1]["type"] == "move" and tb.ad.log[1]["piece"] == 4 and tb.ad.log[-1]["card"] == blue
+    kinds = tb.kinds()
+    assert kinds.index("not_on_card") < len(kinds) - 1 - kinds[::-1].index("card_drawn")
 
 
 def _blue_to_draw():

@@ -17,7 +17,9 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   ignored. Only a piece first seen where the engine has none of its colour (it was carried there
   unseen) is named by its label, and a relabel of such a piece may correct the move it made; when
   the card does not let the labelled piece move, it is the one piece the card lets move that is out
-  of sight, if there is exactly one. A
+  of sight, if there is exactly one. While none is (the tracker still holds the track of the piece
+  that was lifted), such a piece waits up to ``doubt_frames`` for it to be let go, and is judged
+  before the other team's next card. A
   piece found again on its square while a track named after it rests elsewhere gets its name back;
   that track went with another piece (one coming to rest beside it) and is named afresh from the
   number last read on it, and its move made.
@@ -87,17 +89,23 @@ __all__ = ["FodboldAdapter", "Correction"]
 
 
 class FodboldAdapter:
-    def __init__(self, game: FodboldGame, layout, correction_frames: int = 30, card_wait_frames: int = 300):
+    def __init__(self, game: FodboldGame, layout, correction_frames: int = 30, card_wait_frames: int = 300,
+                 doubt_frames: int = 45):
         """``layout``: ``fodbold_layout()``, whose grid names the board's squares.
         ``correction_frames``: how soon after an action a relabel of its object corrects it.
-        ``card_wait_frames``: how long a move of the team to draw waits for its card to be seen."""
+        ``card_wait_frames``: how long a move of the team to draw waits for its card to be seen.
+        ``doubt_frames``: how long a piece carried unseen, whose number the card does not let move,
+        waits for the tracker to let go of the piece that did move (``_carried``); about the tracker's
+        hold (1.5 s)."""
         if layout.grid is None:
             raise ValueError("the Fodbold adapter needs a layout with a board grid")
-        if correction_frames < 0 or card_wait_frames < 0:
-            raise ValueError(f"correction_frames and card_wait_frames must not be negative, "
-                             f"got {correction_frames} and {card_wait_frames}")
+        if correction_frames < 0 or card_wait_frames < 0 or doubt_frames < 0:
+            raise ValueError(f"correction_frames, card_wait_frames and doubt_frames must not be negative, "
+                             f"got {correction_frames}, {card_wait_frames} and {doubt_frames}")
         self.correction_frames = correction_frames
         self.card_wait_frames = card_wait_frames
+        self.doubt_frames = doubt_frames
+        self._doubts: dict[int, tuple[object, tuple[str, int], float | None, int]] = {}  # track -> (obs, label, t, since)
         self.game = game
         self.grid = layout.grid
         self.log: list[dict] = []
@@ -154,7 +162,8 @@ class FodboldAdapter:
             self._named.pop(obs.track_id, None)
             self._rest.pop(obs.track_id, None)
             self._last.pop(obs.track_id, None)
-            return out
+            return out + self._settle(obs.frame)
+        out += self._settle(obs.frame)
         piece = parse_piece(obs.label)
         before = self._last.get(obs.track_id)
         if obs.label != BALL:
@@ -238,7 +247,7 @@ class FodboldAdapter:
         unseen = [p for p in game.allowed_movers() if p[0] == label[0] and p not in seen]
         return unseen[0] if len(unseen) == 1 else label
 
-    def _piece(self, obs, label: tuple[str, int], t) -> list:
+    def _piece(self, obs, label: tuple[str, int], t, settling: bool = False) -> list:
         game = self.game
         p = self._identify(obs, label)
         there = game.pos.squares.get(p)
@@ -258,6 +267,15 @@ class FodboldAdapter:
         nudged = not expected and chebyshev(here, there) < 2
         if nudged and not guessed:
             return []  # knocked one square by a hand: no call
+        if (not settling and self.doubt_frames and not self._named[obs.track_id][1]
+                and game.phase == "move" and p[0] == game.pos.to_play and p not in game.allowed_movers()):
+            # named by a number the card does not let move: the piece that did move may still have a
+            # track the tracker holds unseen; wait for it to be let go (``_settle``)
+            since = self._doubts.get(obs.track_id, (None, None, None, obs.frame))[3]
+            self._doubts[obs.track_id] = (obs, label, t, since)
+            del self._named[obs.track_id]
+            return []
+        self._doubts.pop(obs.track_id, None)
         action = {"type": "move", "team": p[0], "piece": p[1]}
         if obs.from_xy is not None and self._square(obs.from_xy) == square_name(there):
             action["from"] = square_name(there)
@@ -278,6 +296,17 @@ class FodboldAdapter:
                 return []
         self._waiting.pop(p, None)
         return [self._emit(action, t, obs.frame, obs.track_id)]
+
+    def _settle(self, frame: int, now: bool = False) -> list:
+        """The doubted pieces (``_piece``) whose wait is over, or that ``_carried`` now names as a piece
+        the card lets move (the tracker let go of it), or all of them (``now``: the other team shows
+        its card), judged as they were seen."""
+        out = []
+        for tid, (obs, label, t, since) in list(self._doubts.items()):
+            if now or frame - since >= self.doubt_frames or self._carried(label) != label:
+                del self._doubts[tid]
+                out += self._piece(obs, label, t, settling=True)
+        return out
 
     def _flush(self, team: str | None, t, frame) -> list:
         """The waiting moves of ``team`` (None: every team), in the order they were seen."""
@@ -342,7 +371,7 @@ class FodboldAdapter:
         if team is not None:
             if card in game.drawn[team]:
                 return []
-            out = self._stayed(team, t, obs.frame)
+            out = self._settle(obs.frame, now=True) + self._stayed(team, t, obs.frame)
             out.append(self._emit({"type": "draw", "team": team, "card": card}, t, obs.frame, obs.track_id))
             return out + self._flush(team, t, obs.frame)
         if card in game.decks.shots:
@@ -354,7 +383,7 @@ class FodboldAdapter:
             used = game.shots_drawn[team]
             if card in used and len(used) < len(game.decks.shots):
                 return []
-            out = self._stayed(team, t, obs.frame)
+            out = self._settle(obs.frame, now=True) + self._stayed(team, t, obs.frame)
             out.append(self._emit({"type": "shot", "team": team, "card": card}, t, obs.frame, obs.track_id))
             return out + self._flush(team, t, obs.frame)
         return []  # a face-down card, a hand, anything else
