@@ -66,7 +66,7 @@ class IncrementalSettings:
                                 # in a row (a hand and arm over the table: nothing to read under them yet;
                                 # fodbold only, see GAME_SETTINGS)
     rename_every: int = 1       # looks between namings of the cards kept from before (1: every look)
-    lost_looks: int = 10        # a place where a card was found and then not is read again for this many looks
+    lost_looks: int = 3         # a place where a card was found and then not is read again for this many looks
 
     def __post_init__(self):
         if not 0 < self.threshold < 255:
