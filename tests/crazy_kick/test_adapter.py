@@ -620,3 +620,21 @@ def test_a_scorers_second_goal_read_as_the_twin_set_aside_is_the_twin():
     tb.see("appeared", track, "R55", CENTRE)          # the twin, R56, read as R55
     assert game.score["red"] == 2 and tb.plays()[-1][0] == "R56"
     assert [g["card"] for g in game.goals] == ["R55", "R56"] and "not_on_card" not in tb.kinds()
+
+
+def test_a_card_that_just_left_a_pile_was_laid_by_that_player_whatever_a_misread_elsewhere_said():
+    """Seed 9041: R30 on R2's pile was read R28 now and then; R28 left R1's pile and was played, and
+    was laid by R2 and called not on top. The pile a card just left is who laid it."""
+    tb = Table(options={"track_piles": True})
+    tb.see("appeared", 1, "R01", CENTRE)
+    x = legal(tb.game, "red")
+    y = next(c.id for c in tb.game.catalog if c.team == "red" and c.id not in ("R01", x)
+             and not (c.is_goal or c.is_keeper))
+    tb.see("appeared", 10, x, (-190, 300))                     # x on Ann's pile
+    tb.see("appeared", 20, x, (110, 300))                      # Bob's top y, misread as x ...
+    tb.see("relabelled", 20, y, (110, 300), old=x, frames=3)   # ... then read right for long:
+    tb.see("appeared", 30, "W20", PILE["Dee"], frames=40)      # x taken for covered on Bob's pile
+    tb.see("relabelled", 10, "back", (-190, 300), old=x, frames=3)  # x leaves Ann's pile
+    out = tb.see("relabelled", 1, x, CENTRE, old="R01", frames=3)
+    assert [a for a in out if a["type"] == "play"][0]["player"] == "Ann"
+    assert "not_on_top" not in tb.kinds() and tb.game.top.id == x

@@ -20,7 +20,9 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   relabels, and relabels of a card with another play after it, are new cards.
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
-  carried straight from a pile names that pile. Otherwise the player of the card's team whose pile
+  carried straight from a pile names that pile, and so does a card that just left a pile (a back
+  showed where it lay; a misread of another pile's top may have put it on that pile since).
+  Otherwise the player of the card's team whose pile
   is nearest to where the card came from (or came to rest) when that is the only guess, else no
   player: the engine then judges the card without the checks that need a player (``wrong_team``,
   ``not_on_top``), which is better than a false foul on a guess. A card of the other team is
@@ -354,6 +356,11 @@ class CrazyKickAdapter:
             for p in team:
                 if self.pile_zones[p].contains(obs.from_xy):
                     return p
+        left = self._left.get(card.id)
+        if left is not None and left[0] in team and obs.frame - left[1] <= self.missed_frames:
+            # it just left that pile (a back showed under it): a misread of another pile's top as
+            # this card may have moved ``seen_on`` (seed 9041: R30 on R2's pile read R28 now and then)
+            return left[0]
         if self.seen_on.get(card.id) in team:
             return self.seen_on[card.id]
         if len(team) == 1:
@@ -389,7 +396,8 @@ class CrazyKickAdapter:
             if obs.track_id in cards:
                 before = cards.pop(obs.track_id)
                 changed.add(p)
-                if (before[3] is None and self.seen_on.get(before[0]) == p
+                if (before[3] is None and before[0] in self.game.catalog.cards
+                        and self.game.catalog[before[0]].team == self.game.team_of[p]
                         and (obs.kind == "vanished" or obs.label not in self.game.catalog.cards)):
                     # gone from his pile (a back shows under it, seed 9008): maybe to the centre
                     self._left[before[0]] = (p, obs.frame)
