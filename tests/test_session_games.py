@@ -85,6 +85,20 @@ def test_crazy_kick_undo_takes_back_the_last_play_not_the_pile_tops(tmp_path):
     assert len((tmp_path / "actions.jsonl").read_text().splitlines()) == 4
 
 
+def test_crazy_kick_takes_a_card_read_unsurely_on_the_pile_and_crazy_does_not(tmp_path):
+    """Crazy Kick's tracker floor is 0.4 (a card half under the next is read at 0.3-0.6): a card read at
+    0.45 look after look is played. Crazy keeps the floor of 0.5."""
+    s = GameSession("crazy-kick", KICK_SETUP, out_dir=tmp_path / "kick", tracker_settings=FAST)
+    for f in range(8):
+        s.step(f, f / 30, [D("R01", 0, 0, 0.45)])
+    assert [e.type for e in s.events] == ["kickoff"]
+    s.close()
+    crazy = GameSession("crazy", {"type": "setup", "game": "crazy", "players": ["Ann", "Bob", "Cyd", "Dee"],
+                                  "dealer": "Ann"}, out_dir=tmp_path / "crazy", tracker_settings=FAST)
+    assert crazy.tracker.settings.min_confidence == 0.5 and s.tracker.settings.min_confidence == 0.4
+    crazy.close()
+
+
 # ---- Fodbold ----------------------------------------------------------------------------------
 
 FOD_SETUP = {"type": "setup", "game": "fodbold", "teams": {"red": "Ann", "blue": "Bob"}, "first": "red"}
