@@ -238,13 +238,16 @@ class IncrementalRecognizer:
         change there until the next whole read (Crazy Kick seed 9013: the pile unread for 3 s and two
         plays missed)."""
         now = [_box(r.corners, (np.inf, np.inf)) for r in self._readings]
-        lost = [(c, k - 1) for c, k in self._lost
-                if k > 1 and not any(_overlaps(_box(c, (np.inf, np.inf)), b) for b in now)]
-        kept = {id(r) for r in self._readings}
-        for r in before:
-            if (r.kind in RENAMED_KINDS and id(r) not in kept and self.settings.lost_looks
-                    and not any(_overlaps(_box(r.corners, (np.inf, np.inf)), b) for b in now)):
-                lost.append((r.corners, self.settings.lost_looks))
+
+        def found_again(corners) -> bool:
+            box = _box(corners, (np.inf, np.inf))
+            return any(_overlaps(box, b) for b in now)
+
+        lost = [(c, k - 1) for c, k in self._lost if k > 1 and not found_again(c)]
+        if self.settings.lost_looks:
+            kept = {id(r) for r in self._readings}
+            lost += [(r.corners, self.settings.lost_looks) for r in before
+                     if r.kind in RENAMED_KINDS and id(r) not in kept and not found_again(r.corners)]
         self._lost = lost
 
     def _read_whole(self, view: np.ndarray, cells: np.ndarray) -> list[RecognizedCard]:

@@ -241,10 +241,11 @@ class FodboldAdapter:
         in sight: the tracker holds a track unseen for a while (seed 9033: blue 11 carried, his old
         track let go a look later)."""
         game = self.game
-        if game.phase != "move" or label in game.allowed_movers():
+        movers = game.allowed_movers() if game.phase == "move" else []
+        if not movers or label in movers:
             return label
         seen = {named for named, _ in self._named.values()}
-        unseen = [p for p in game.allowed_movers() if p[0] == label[0] and p not in seen]
+        unseen = [p for p in movers if p[0] == label[0] and p not in seen]
         return unseen[0] if len(unseen) == 1 else label
 
     def _piece(self, obs, label: tuple[str, int], t, settling: bool = False) -> list:
@@ -268,7 +269,7 @@ class FodboldAdapter:
         if nudged and not guessed:
             return []  # knocked one square by a hand: no call
         if (not settling and self.doubt_frames and not self._named[obs.track_id][1]
-                and game.phase == "move" and p[0] == game.pos.to_play and p not in game.allowed_movers()):
+                and game.phase == "move" and p[0] == game.pos.to_play and not expected):
             # named by a number the card does not let move: the piece that did move may still have a
             # track the tracker holds unseen; wait for it to be let go (``_settle``)
             since = self._doubts.get(obs.track_id, (None, None, None, obs.frame))[3]
