@@ -67,7 +67,7 @@ def stage2_alone(rec: CardRecognizer, src: Path, faces: dict[str, str]) -> dict[
             labels.append(card_label(o) if kind == "card" else o["class"])
         for kind, (crops, labels) in by_kind.items():
             names = rec.stage2[kind].names
-            p = rec.stage2[kind].probabilities(crops)
+            p = rec.probabilities(crops, kind)  # as the recogniser reads them (a piece at several turns)
             right[kind] = right.get(kind, 0) + sum(faces.get(names[i], names[i]) == faces.get(lab, lab)
                                                    for i, lab in zip(p.argmax(axis=1), labels))
             total[kind] = total.get(kind, 0) + len(crops)

@@ -190,3 +190,59 @@ def test_a_crazy_kick_goal_card_is_read_sure_as_the_first_of_its_twins():
     assert [merged.names[i] for i in q.argmax(axis=1)] == ["R55", "R55", "W09"]
     assert q[2, i09] == p[2, i09]         # a card without a twin reads as before
     assert q[0, i55] > max(p[0, i55], p[0, i56])
+
+
+def test_turned_crops_come_turn_by_turn_about_their_centre():
+    from referee.recognize import turned
+
+    a = np.zeros((16, 16, 3), np.uint8)
+    a[2:5, 3:9] = 255                           # a bar near the top: where it goes shows the turn
+    b = a[::-1].copy()
+    out = turned([a, b], 4)
+    assert len(out) == 8
+    for k in range(4):                          # all crops at the first turn, then all at the second ...
+        np.testing.assert_array_equal(out[2 * k], np.rot90(a, k))
+        np.testing.assert_array_equal(out[2 * k + 1], np.rot90(b, k))
+    disc = np.zeros((32, 32, 3), np.uint8)
+    cv2.circle(disc, (16, 16), 9, (0, 0, 255), -1)  # a round piece looks the same at any turn
+    eighth = turned([disc], 8)[1]
+    assert np.abs(eighth.astype(int) - disc.astype(int)).mean() < 3
+    assert not np.array_equal(turned([a], 8)[1], a)
+
+
+@pytest.mark.skipif(bool(_game_models_missing("fodbold")), reason="shipped fodbold models missing")
+def test_a_piece_reads_the_same_whichever_way_round_it_lies():
+    from referee.recognize import turned
+
+    rng = np.random.default_rng(5)
+    crop = rng.integers(0, 255, (48, 48, 3), dtype=np.uint8)  # any picture: the property is exact
+    crop[12:36, 12:36] = (40, 40, 200)
+    four = CardRecognizer("fodbold", piece_turns=4)
+    p = four.probabilities([crop, np.ascontiguousarray(np.rot90(crop))], "piece")
+    np.testing.assert_allclose(p[0], p[1], atol=1e-5)
+    plain = four.stage2["piece"].probabilities(turned([crop], 4))
+    np.testing.assert_allclose(p[0], plain.mean(axis=0), atol=1e-6)
+    one = CardRecognizer("fodbold", piece_turns=1)
+    np.testing.assert_allclose(one.probabilities([crop], "piece"), one.stage2["piece"].probabilities([crop]))
+    with pytest.raises(ValueError, match="piece_turns"):
+        CardRecognizer("fodbold", piece_turns=0)
+
+
+@pytest.mark.skipif(bool(_game_models_missing("crazy-kick")), reason="shipped crazy-kick models missing")
+def test_a_crazy_kick_card_is_read_both_ways_up_and_averaged():
+    from referee.render.crazy_kick_faces import face_by_id
+
+    rec = CardRecognizer("crazy-kick")
+    assert rec.both_ways and not CardRecognizer("crazy-kick", both_ways=False).both_ways
+    size = rec.stage2["card"].imgsz
+    crop = cv2.resize(face_by_id("W18", 200), (size, size), interpolation=cv2.INTER_AREA)
+    upside = np.ascontiguousarray(crop[::-1, ::-1])
+    p = rec.probabilities([crop, upside], "card")
+    np.testing.assert_allclose(p[0], p[1], atol=1e-5)       # the same card whichever way up it lies
+    raw = rec.stage2["card"].probabilities([crop, upside])
+    np.testing.assert_allclose(p[0], raw.mean(axis=0), atol=1e-6)
+
+
+@needs_models("rook")
+def test_crazy_cards_are_read_once():
+    assert not CardRecognizer("crazy", "rook").both_ways
