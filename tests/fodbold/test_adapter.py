@@ -525,3 +525,30 @@ def test_the_next_card_on_the_same_discard_spot_is_the_next_draw_not_a_correctio
     out = tb.see("relabelled", 1, "B03", BESIDE, old="R06", frames=5)  # blue's card lands on red's
     assert [a["card"] for a in out] == ["B03"] and [a["type"] for a in tb.ad.log] == ["draw", "move", "draw"]
     assert tb.game.violations == [] and tb.game.pos.card == "B03"
+
+
+def test_a_draw_read_anew_as_a_card_drawn_before_is_withdrawn():
+    """Seed 9053: blue's B24, drawn before, seen again on the discard pile when blue was to draw and
+    read as B12 for a look: B12 was taken as a draw, then read right as B24. It was no draw at all,
+    and no card_already_drawn call."""
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("moved", 2, "red-7", "c11", came_from="c9")
+    blue = next(c.id for c in DECKS.passes["blue"].values() if 7 in c.players)
+    tb.see("appeared", 3, blue, (420, -300))
+    tb.see("moved", 4, "blue-7", "k8", came_from="k12")
+    red = next(c.id for c in DECKS.passes["red"].values() if c.id != "R06" and 7 in c.players)
+    tb.see("appeared", 5, red, BESIDE)
+    tb.see("moved", 2, "red-7", "c13", came_from="c11")  # blue is to draw now
+    n = len(tb.ad.log)
+    other = next(c for c in DECKS.passes["blue"] if c != blue)
+    tb.see("appeared", 6, other, (420, -300))  # blue's discard pile, found again and misread
+    assert len(tb.ad.log) == n + 1 and tb.ad.log[-1]["card"] == other
+    out = tb.see("relabelled", 6, blue, (420, -300), old=other, frames=5)
+    assert out == [Correction(n, None, f"{blue} (was read as {other}): a card drawn before, seen again; no draw")]
+    assert len(tb.ad.log) == n and tb.game.violations == [] and tb.game.pos.to_play == "blue"
+    assert tb.game.phase == "turn"
+    # blue's real draw, laid on the pile later, still counts
+    third = next(c for c in DECKS.passes["blue"] if c not in (blue, other))
+    tb.see("relabelled", 6, third, (420, -300), old=blue)
+    assert tb.ad.log[-1]["type"] == "draw" and tb.ad.log[-1]["card"] == third and tb.game.violations == []

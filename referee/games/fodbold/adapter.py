@@ -469,6 +469,13 @@ class FodboldAdapter:
                 fixed.pop("from", None)  # it was checked against the other piece's square
             elif done["type"] == "draw":
                 team = self._pass_team(obs.label)
+                if team is not None and obs.label != done["card"] and obs.label in self.game.drawn[team]:
+                    # read anew as a card drawn before: the discard pile seen again, first misread as a
+                    # card not yet drawn (seed 9053: B24 read B12 for a look). No draw was made
+                    self.log.pop(i)
+                    self._made.pop(obs.track_id, None)
+                    return [Correction(i, None, f"{obs.label} (was read as {obs.old_label}): a card drawn "
+                                                "before, seen again; no draw")]
                 if team is not None:
                     fixed = {**done, "team": team, "card": obs.label}
             elif done["type"] == "shot" and obs.label in self.game.decks.shots:
