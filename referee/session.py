@@ -80,6 +80,9 @@ def _crazy_kick_parts() -> GameParts:
     )
 
 
+PIECE_FLOOR = 0.25  # fodbold: the tracker's floor for a piece (detector x classifier confidence)
+
+
 def _fodbold_parts() -> GameParts:
     from .calibration.layouts import fodbold_layout
     from .games.fodbold.actions import ACTION_ADAPTER
@@ -96,6 +99,11 @@ def _fodbold_parts() -> GameParts:
             game, layout, **{k: opts[k] for k in ("correction_frames",) if k in opts}),
         phrases="fodbold",
         kind_of=piece_kind,
+        # a piece's colour is sure and its number a vote of the tracker (the adapter names a piece by
+        # its square first): pieces are read down to 0.25, cards keep 0.5. The classifier's probability
+        # for a number read right is often 0.3-0.6 (seed 9050: red 6, read right at 0.24-0.30 on g5, was
+        # never seen there, so his move was missed)
+        tracker={"kind_floors": (("piece-red", PIECE_FLOOR), ("piece-blue", PIECE_FLOOR))},
     )
 
 

@@ -44,6 +44,9 @@ class TrackerSettings:
     relabel_within_mm: float = 15  # another label this near is the same object misread (or a pile's new top);
                                    # farther off it is another object (a card played beside it)
     min_confidence: float = 0.5   # a card read with less is left out: better no call than a false one
+    kind_floors: tuple[tuple[str, float], ...] = ()  # (kind, floor): kinds (``kind_of``) read with another
+                                  # floor than min_confidence (fodbold's pieces: their colour is sure, the number
+                                  # is a vote, and the classifier's probability for a number read right is 0.3-0.6)
     relabel_share: float = 0.5    # an object already reported takes a new label only when that label holds
                                   # more than this share of its last label_votes reads (0.5: a majority, not a
                                   # plurality of one; 1: every read). Crazy asks for every read: a hand over a
@@ -60,11 +63,19 @@ class TrackerSettings:
             (self.reid_distance_mm >= self.max_distance_mm, "reid_distance_mm must be at least max_distance_mm"),
             (0 <= self.relabel_within_mm <= self.max_distance_mm, "relabel_within_mm must be in [0, max_distance_mm]"),
             (0 <= self.min_confidence < 1, "min_confidence must be in [0, 1)"),
+            (_floor_pairs(self.kind_floors), "kind_floors must be (kind, floor) pairs with each floor in [0, 1)"),
             (0 <= self.relabel_share <= 1, "relabel_share must be in [0, 1]"),
         ]
         bad = [msg for ok, msg in checks if not ok]
         if bad:
             raise ValueError("invalid tracker settings: " + "; ".join(bad))
+
+
+def _floor_pairs(pairs) -> bool:
+    try:
+        return all(isinstance(k, str) and 0 <= float(f) < 1 for k, f in pairs)
+    except (TypeError, ValueError):
+        return False
 
 
 @dataclass
@@ -138,7 +149,8 @@ class Tracker:
             raise ValueError(f"frames must come in order: got {frame} after {self.frame}")
         self.frame = frame
         s = self.settings
-        dets = [d for d in detections if d.confidence >= s.min_confidence]
+        floors = dict(s.kind_floors)
+        dets = [d for d in detections if d.confidence >= floors.get(self.kind_of(d.label), s.min_confidence)]
         matches, unmatched_tracks, unmatched_dets = self._associate(dets)
         out: list[Observation] = []
         for ti, di in matches:

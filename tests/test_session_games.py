@@ -307,3 +307,18 @@ def test_crazy_kick_a_whole_simulated_game_seen_frame_by_frame(tmp_path):
     assert [(a["card"], a.get("player")) for a in s.adapter.log if a["type"] == "play"] == plays
     assert [v.type for v in s.engine.violations] == [v.type for v in truth.violations]
     assert s.engine.score == truth.score and s.engine.over
+
+
+def test_fodbold_reads_pieces_down_to_a_lower_floor_than_cards(tmp_path):
+    """A fodbold piece read at 0.3 (its number right, the classifier unsure) is seen; a card at 0.3 is not."""
+    from referee.session import PIECE_FLOOR
+
+    s = GameSession("fodbold", {"type": "setup", "game": "fodbold", "first": "red"}, out_dir=tmp_path,
+                    tracker_settings=FAST)
+    assert dict(s.tracker.settings.kind_floors) == {"piece-red": PIECE_FLOOR, "piece-blue": PIECE_FLOOR}
+    assert s.tracker.settings.min_confidence == 0.5
+    seen = []
+    for f in range(8):
+        seen += s.tracker.update(f, [D("red-7", 0, 0, 0.3), D("R06", 400, 300, 0.3)])
+    assert [(o.kind, o.label) for o in seen] == [("appeared", "red-7")]
+    s.close()

@@ -114,6 +114,15 @@ def test_low_confidence_detections_are_ignored():
     assert step(t, [[D("G7", 100, 100, confidence=0.1)]] * 10) == {}
 
 
+def test_a_kind_may_have_a_floor_of_its_own():
+    # fodbold: a piece's colour is sure and its number a vote, so pieces are read down to a lower floor
+    s = replace(S, min_confidence=0.5, kind_floors=(("red", 0.25),))
+    t = Tracker(s, kind_of=colour)
+    out = step(t, [[D("red-9", 100, 100, confidence=0.3), D("G7", 300, 100, confidence=0.3)]] * 10)
+    assert out == {3: [("appeared", "red-9")]}    # the card at 0.3 stays under the 0.5 floor
+    assert step(Tracker(s, kind_of=colour), [[D("red-9", 100, 100, confidence=0.2)]] * 10) == {}
+
+
 def test_frames_must_come_in_order():
     t = Tracker(S)
     t.update(5, [])
@@ -127,6 +136,8 @@ def test_frames_must_come_in_order():
     ({"still_mm": 100}, "still_mm"),
     ({"reid_distance_mm": 10}, "reid_distance_mm"),
     ({"relabel_share": 1.5}, "relabel_share"),
+    ({"kind_floors": (("piece-red", 1.0),)}, "kind_floors"),
+    ({"kind_floors": ("piece-red",)}, "kind_floors"),
 ])
 def test_settings_are_checked(kwargs, msg):
     with pytest.raises(ValueError, match=msg):
