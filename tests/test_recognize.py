@@ -158,6 +158,25 @@ def test_pieces_of_one_image_never_share_a_name():
     assert sorted(unique_labels(many).tolist()[:3]) == [0, 0, 1]
 
 
+def test_a_piece_named_by_the_joint_assignment_is_as_sure_as_what_the_others_leave_it():
+    from referee.recognize import given_the_others, unique_labels
+
+    # seed 9061: red 1 under the ball token looks like a 7, and red 7 stands in full view
+    p = np.array([[0.06, 0.90, 0.02, 0.02],    # red 1, looking like a 7
+                  [0.01, 0.97, 0.01, 0.01]])   # red 7
+    choice = unique_labels(p)
+    assert choice.tolist() == [0, 1]
+    g = given_the_others(p, choice)
+    assert g[0, 0] == pytest.approx(0.06 / 0.10) and g[0, 1] == 0.0   # 7 is taken: 1, 3 or 4 are left
+    assert g[1, 0] == 0.0 and g[1, 1] == pytest.approx(0.97 / 0.99)   # 1 is taken too: red 7 stays sure
+    np.testing.assert_allclose(g.sum(axis=1), 1.0)
+    # more objects than names (a false find): a row sharing its class with another keeps that class
+    many = np.array([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]])
+    c = unique_labels(many)
+    g = given_the_others(many, c)
+    assert all(g[j, c[j]] > 0 for j in range(3))
+
+
 @needs_models("rook")
 def test_angle_search_reads_each_card_again_turned_but_keeps_the_detectors_corners(scenes):
     import cv2
