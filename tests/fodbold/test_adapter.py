@@ -552,3 +552,17 @@ def test_a_draw_read_anew_as_a_card_drawn_before_is_withdrawn():
     third = next(c for c in DECKS.passes["blue"] if c not in (blue, other))
     tb.see("relabelled", 6, third, (420, -300), old=blue)
     assert tb.ad.log[-1]["type"] == "draw" and tb.ad.log[-1]["card"] == third and tb.game.violations == []
+
+
+def test_the_shot_card_lying_where_it_was_laid_read_as_another_refused_shot_is_a_misread():
+    """Seed 9065: blue's S12, lying where it was laid, was read as S02 now and then long after, and
+    called a shot by red with no shot chance. A shot card of its own (a new card) is still called."""
+    tb = Table(position="1g1,9g17*/1g20,4c14 red 0-0")
+    tb.see("appeared", 1, "S01", BESIDE)
+    assert tb.kinds() == ["shot", "goal", "kickoff"] and tb.game.pos.to_play == "blue"
+    assert tb.see("relabelled", 1, "S02", BESIDE, old="S01", frames=60) == []
+    assert len(tb.ad.log) == 1 and tb.game.violations == []
+    other = Table(position="1g1,9g17*/1g20,4c14 red 0-0")
+    other.see("appeared", 1, "S01", BESIDE)
+    out = other.see("appeared", 2, "S02", (420, 250), frames=60)
+    assert out[-1]["type"] == "shot" and [v.type for v in other.game.violations] == ["no_shot_chance"]

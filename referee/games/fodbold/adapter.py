@@ -376,11 +376,9 @@ class FodboldAdapter:
             out.append(self._emit({"type": "draw", "team": team, "card": card}, t, obs.frame, obs.track_id))
             return out + self._flush(team, t, obs.frame)
         if card in game.decks.shots:
-            team = game.pos.to_play
+            team = self._shooter()
             if team is None:
                 return []
-            if game.phase == "move" and game.ball_team() not in (None, team) and not game.pos.turnover:
-                team = "blue" if team == "red" else "red"  # the shooter's opponent stayed put first
             used = game.shots_drawn[team]
             if card in used and len(used) < len(game.decks.shots):
                 return []
@@ -388,6 +386,29 @@ class FodboldAdapter:
             out.append(self._emit({"type": "shot", "team": team, "card": card}, t, obs.frame, obs.track_id))
             return out + self._flush(team, t, obs.frame)
         return []  # a face-down card, a hand, anything else
+
+    def _shooter(self) -> str | None:
+        """The team a shot card shown now is for (both teams' shot decks are the same cards): the team
+        to play, or its opponent when the team to play still owes a move and the ball is the other's."""
+        game = self.game
+        team = game.pos.to_play
+        if team is not None and game.phase == "move" and game.ball_team() not in (None, team) and not game.pos.turnover:
+            team = "blue" if team == "red" else "red"  # the shooter's opponent stayed put first
+        return team
+
+    def _shot_refused(self, card: str) -> bool:
+        """Whether the engine would refuse a shot with ``card`` now for want of a shot chance (the
+        shooter is not in a shooting zone). Other refusals may come from a staying move the adapter
+        has yet to make before the shot (``_stayed``), so they do not count here."""
+        team = self._shooter()
+        if team is None:
+            return False
+        scratch = FodboldGame(self.game.setup, self.game.board, self.game.decks)
+        for a in self.log:
+            scratch.apply(ACTION_ADAPTER.validate_python(a))
+        before = len(scratch.violations)
+        scratch.apply(ACTION_ADAPTER.validate_python({"type": "shot", "team": team, "card": card}))
+        return any(v.type == "no_shot_chance" for v in scratch.violations[before:])
 
     def _stayed(self, team: str, t, frame) -> list:
         """``team`` shows a card while the engine still waits for the other team's move: that team
@@ -498,6 +519,12 @@ class FodboldAdapter:
             # the discard pile found again (a track that made no draw) read as another pass card while
             # that team may not draw (seed 9019). A track that made a draw and reads a new card is the
             # next draw laid on it, also while the game waits for a move the camera has not seen (9004)
+            return []
+        if (piece is None and done is not None and done["type"] == "shot" and obs.label in game.decks.shots
+                and self._shot_refused(obs.label)):
+            # the shot card that made a shot, lying where it was laid, read as another shot card the
+            # engine would refuse: a misread, not a new card laid on it (seed 9065: S12 read S02, called
+            # no_shot_chance). A refused shot shown as a card of its own is still called
             return []
         self._made.pop(obs.track_id, None)
         if obs.label == BACK:
