@@ -81,6 +81,7 @@ def _crazy_kick_parts() -> GameParts:
 
 
 PIECE_FLOOR = 0.25  # fodbold: the tracker's floor for a piece (detector x classifier confidence)
+BACK_FLOOR = 0.1    # fodbold: the tracker's floor for a face-down card
 
 
 def _fodbold_parts() -> GameParts:
@@ -103,7 +104,9 @@ def _fodbold_parts() -> GameParts:
         # its square first): pieces are read down to 0.25, cards keep 0.5. The classifier's probability
         # for a number read right is often 0.3-0.6 (seed 9050: red 6, read right at 0.24-0.30 on g5, was
         # never seen there, so his move was missed)
-        tracker={"kind_floors": (("piece-red", PIECE_FLOOR), ("piece-blue", PIECE_FLOOR))},
+        # A face-down card is read at 0.1 and up (0.2-0.4 is usual for a deck's back): it makes no call
+        # itself, and a deck the tracker holds is where the adapter knows a face read is its back misread
+        tracker={"kind_floors": (("piece-red", PIECE_FLOOR), ("piece-blue", PIECE_FLOOR), ("back", BACK_FLOOR))},
     )
 
 

@@ -311,11 +311,12 @@ def test_crazy_kick_a_whole_simulated_game_seen_frame_by_frame(tmp_path):
 
 def test_fodbold_reads_pieces_down_to_a_lower_floor_than_cards(tmp_path):
     """A fodbold piece read at 0.3 (its number right, the classifier unsure) is seen; a card at 0.3 is not."""
-    from referee.session import PIECE_FLOOR
+    from referee.session import BACK_FLOOR, PIECE_FLOOR
 
     s = GameSession("fodbold", {"type": "setup", "game": "fodbold", "first": "red"}, out_dir=tmp_path,
                     tracker_settings=FAST)
-    assert dict(s.tracker.settings.kind_floors) == {"piece-red": PIECE_FLOOR, "piece-blue": PIECE_FLOOR}
+    assert dict(s.tracker.settings.kind_floors) == {"piece-red": PIECE_FLOOR, "piece-blue": PIECE_FLOOR,
+                                                   "back": BACK_FLOOR}
     assert s.tracker.settings.min_confidence == 0.5
     seen = []
     for f in range(8):

@@ -566,3 +566,22 @@ def test_the_shot_card_lying_where_it_was_laid_read_as_another_refused_shot_is_a
     other.see("appeared", 1, "S01", BESIDE)
     out = other.see("appeared", 2, "S02", (420, 250), frames=60)
     assert out[-1]["type"] == "shot" and [v.type for v in other.game.violations] == ["no_shot_chance"]
+
+
+def test_a_face_read_on_a_deck_is_its_back_misread_and_a_card_shown_off_it_counts():
+    """Seeds 9074, 9088: both face-down decks were read as S01 now and then, and called shots."""
+    tb = Table(position="1g1,9g17*/1g20,4c14 red 0-0")   # red could shoot: a real shot would score
+    deck = (420, 0)
+    tb.see("appeared", 1, "back", deck, frames=3)
+    tb.see("relabelled", 1, "S01", deck, old="back", frames=60)   # 2 s: a card turned over in place
+    assert [a["type"] for a in tb.ad.log] == ["shot"]
+    tb2 = Table(position="1g1,9g17*/1g20,4c14 red 0-0")
+    tb2.see("appeared", 1, "back", deck, frames=3)
+    assert tb2.see("relabelled", 1, "S01", deck, old="back", frames=120) == []   # a deck for 4 s
+    assert tb2.see("relabelled", 1, "back", deck, old="S01") == []
+    tb2.see("vanished", 1, "back", deck)
+    assert tb2.see("appeared", 2, "S01", (deck[0] + 5, deck[1] - 8)) == []   # the deck's place stays one
+    out = tb2.see("moved", 2, "S01", (420, -100), came_from=deck)          # taken off it and shown
+    assert [a["type"] for a in tb2.ad.log] == ["shot"] and out[-1]["card"] == "S01"
+    with pytest.raises(ValueError, match="deck_frames"):
+        FodboldAdapter(tb.game, LAYOUT, deck_frames=-1)

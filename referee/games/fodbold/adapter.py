@@ -50,7 +50,12 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   card read back as a label it showed before (read back and forth between two cards) and a drawn
   card read as another pass card while the other team is to draw or its own move is awaited, and a
   card drawn before (the discard pile found again, not the track that made the draw) read as
-  another pass card of a team that may not draw now: misreads, no action.
+  another pass card of a team that may not draw now: misreads, no action. A draw read anew, within
+  ``correction_frames``, as a card that team drew before was the discard pile seen again and misread
+  for a look: the draw is withdrawn. The shot card that made a shot, read later as another shot card
+  the engine would refuse for want of a shot chance, is a misread of the card lying there. A face
+  card read on a deck (where a face-down card has lain for ``deck_frames``) is the deck's back
+  misread: no action until the card is taken off the deck and shown.
 - **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
   its card while the engine still waits for a move, the adapter first makes the staying move: the
   player the ball token went to (a pass to a player who does not move), else the holder when the
@@ -90,21 +95,26 @@ __all__ = ["FodboldAdapter", "Correction"]
 
 class FodboldAdapter:
     def __init__(self, game: FodboldGame, layout, correction_frames: int = 30, card_wait_frames: int = 300,
-                 doubt_frames: int = 45):
+                 doubt_frames: int = 45, deck_frames: int = 90):
         """``layout``: ``fodbold_layout()``, whose grid names the board's squares.
         ``correction_frames``: how soon after an action a relabel of its object corrects it.
         ``card_wait_frames``: how long a move of the team to draw waits for its card to be seen.
         ``doubt_frames``: how long a piece carried unseen, whose number the card does not let move,
         waits for the tracker to let go of the piece that did move (``_carried``); about the tracker's
-        hold (1.5 s)."""
+        hold (1.5 s).
+        ``deck_frames``: how long a face-down card must have lain in one place to be taken for a deck:
+        a face card read there is the deck's back misread (``_on_deck``)."""
         if layout.grid is None:
             raise ValueError("the Fodbold adapter needs a layout with a board grid")
-        if correction_frames < 0 or card_wait_frames < 0 or doubt_frames < 0:
-            raise ValueError(f"correction_frames, card_wait_frames and doubt_frames must not be negative, "
-                             f"got {correction_frames}, {card_wait_frames} and {doubt_frames}")
+        if correction_frames < 0 or card_wait_frames < 0 or doubt_frames < 0 or deck_frames < 0:
+            raise ValueError(f"correction_frames, card_wait_frames, doubt_frames and deck_frames must not be "
+                             f"negative, got {correction_frames}, {card_wait_frames}, {doubt_frames} and {deck_frames}")
         self.correction_frames = correction_frames
         self.card_wait_frames = card_wait_frames
         self.doubt_frames = doubt_frames
+        self.deck_frames = deck_frames
+        self._backs: dict[int, tuple[float, float, int]] = {}  # face-down card track -> (x, y, resting since)
+        self._decks: list[tuple[float, float]] = []  # where a face-down card lay for deck_frames: a deck
         self._doubts: dict[int, tuple[object, tuple[str, int], float | None, int]] = {}  # track -> (obs, label, t, since)
         self.game = game
         self.grid = layout.grid
@@ -158,6 +168,7 @@ class FodboldAdapter:
     def observe(self, obs, t: float | None = None) -> list:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
         out = self._overdue(obs.frame, t)
+        self._note_back(obs)
         if obs.kind == "vanished":
             self._named.pop(obs.track_id, None)
             self._rest.pop(obs.track_id, None)
@@ -189,6 +200,29 @@ class FodboldAdapter:
                                        parse_piece(last.label), t)
             return out
         return out + self._card(obs, t)
+
+    def _note_back(self, obs) -> None:
+        """Keep where face-down cards rest; one that lay in one place for ``deck_frames`` is a deck,
+        and the place stays one after its back is read as something else or lost."""
+        was = self._backs.get(obs.track_id)
+        if obs.kind != "vanished" and obs.label == BACK:
+            if was is None or obs.kind == "moved":
+                self._backs[obs.track_id] = (obs.x, obs.y, obs.frame)
+            return
+        if was is not None:
+            del self._backs[obs.track_id]
+            if obs.frame - was[2] >= self.deck_frames:
+                self._decks.append((was[0], was[1]))
+
+    DECK_MM = 25.0  # a face card read this near a deck is read on it
+
+    def _on_deck(self, obs) -> bool:
+        """Whether ``obs`` lies on a deck (``_note_back``): a face card read there is the deck's back
+        misread, not a card shown (seeds 9074, 9088: both decks read S01 now and then at 0.5-0.7 and
+        called shots, seven false calls). A card drawn off a deck and shown elsewhere counts there."""
+        spots = self._decks + [(x, y) for tid, (x, y, since) in self._backs.items()
+                               if tid != obs.track_id and obs.frame - since >= self.deck_frames]
+        return any((obs.x - x) ** 2 + (obs.y - y) ** 2 <= self.DECK_MM ** 2 for x, y in spots)
 
     def _pass_team(self, label: str) -> str | None:
         """The team whose pass card ``label`` is (its deck says), else None (a shot card, a back, ...)."""
@@ -367,6 +401,8 @@ class FodboldAdapter:
     def _card(self, obs, t) -> list:
         if obs.track_id in self._made:
             return []  # this card already made its action; now it is moved aside
+        if obs.label != BACK and self._on_deck(obs):
+            return []  # a deck's back misread; a card taken off the deck counts where it is shown
         game, card = self.game, obs.label
         team = self._pass_team(card)
         if team is not None:
@@ -526,9 +562,12 @@ class FodboldAdapter:
             # engine would refuse: a misread, not a new card laid on it (seed 9065: S12 read S02, called
             # no_shot_chance). A refused shot shown as a card of its own is still called
             return []
-        self._made.pop(obs.track_id, None)
         if obs.label == BACK:
+            # a card read face down keeps the action it made: faces are read at 0.5 and up, backs from
+            # 0.1 (session.BACK_FLOOR), so a shown card is read as a back now and then (seed 9065: S12,
+            # read back and then S02, was taken for a new card and called no_shot_chance)
             return []
+        self._made.pop(obs.track_id, None)
         return self.observe(replace(obs, kind="appeared", old_label=None), t)
 
     def _emit(self, action: dict, t: float | None, frame: int | None, track: int | None) -> dict:
