@@ -45,8 +45,8 @@ class TrackerSettings:
                                    # farther off it is another object (a card played beside it)
     min_confidence: float = 0.5   # a card read with less is left out: better no call than a false one
     kind_floors: tuple[tuple[str, float], ...] = ()  # (kind, floor): kinds (``kind_of``) read with another
-                                  # floor than min_confidence (fodbold's pieces: their colour is sure, the number
-                                  # is a vote, and the classifier's probability for a number read right is 0.3-0.6)
+                                  # floor than min_confidence (fodbold: a face-down card from 0.1, as it makes no
+                                  # call, and a deck the tracker holds tells a face read on it for a misread)
     relabel_share: float = 0.5    # an object already reported takes a new label only when that label holds
                                   # more than this share of its last label_votes reads (0.5: a majority, not a
                                   # plurality of one; 1: every read). Crazy asks for every read: a hand over a

@@ -309,17 +309,16 @@ def test_crazy_kick_a_whole_simulated_game_seen_frame_by_frame(tmp_path):
     assert s.engine.score == truth.score and s.engine.over
 
 
-def test_fodbold_reads_pieces_down_to_a_lower_floor_than_cards(tmp_path):
-    """A fodbold piece read at 0.3 (its number right, the classifier unsure) is seen; a card at 0.3 is not."""
-    from referee.session import BACK_FLOOR, PIECE_FLOOR
+def test_fodbold_reads_face_down_cards_down_to_a_lower_floor_than_faces_and_pieces(tmp_path):
+    """A deck's back read at 0.2 is tracked (a face read on it is then known for a misread); a face
+    card or a piece read at 0.2 is not."""
+    from referee.session import BACK_FLOOR
 
     s = GameSession("fodbold", {"type": "setup", "game": "fodbold", "first": "red"}, out_dir=tmp_path,
                     tracker_settings=FAST)
-    assert dict(s.tracker.settings.kind_floors) == {"piece-red": PIECE_FLOOR, "piece-blue": PIECE_FLOOR,
-                                                   "back": BACK_FLOOR}
-    assert s.tracker.settings.min_confidence == 0.5
+    assert dict(s.tracker.settings.kind_floors) == {"back": BACK_FLOOR} and s.tracker.settings.min_confidence == 0.5
     seen = []
     for f in range(8):
-        seen += s.tracker.update(f, [D("red-7", 0, 0, 0.3), D("R06", 400, 300, 0.3)])
-    assert [(o.kind, o.label) for o in seen] == [("appeared", "red-7")]
+        seen += s.tracker.update(f, [D("back", 400, 0, 0.2), D("R06", 400, 300, 0.2), D("red-7", 0, 0, 0.2)])
+    assert [(o.kind, o.label) for o in seen] == [("appeared", "back")]
     s.close()

@@ -115,7 +115,7 @@ def test_low_confidence_detections_are_ignored():
 
 
 def test_a_kind_may_have_a_floor_of_its_own():
-    # fodbold: a piece's colour is sure and its number a vote, so pieces are read down to a lower floor
+    # a kind read down to a lower floor than the rest (fodbold: face-down cards)
     s = replace(S, min_confidence=0.5, kind_floors=(("red", 0.25),))
     t = Tracker(s, kind_of=colour)
     out = step(t, [[D("red-9", 100, 100, confidence=0.3), D("G7", 300, 100, confidence=0.3)]] * 10)
