@@ -136,6 +136,7 @@ class Tracker:
     def __init__(self, settings: TrackerSettings = TrackerSettings(), kind_of: Callable[[str], str] | None = None):
         self.settings = settings
         self.kind_of = kind_of or (lambda label: label)
+        self._floors = dict(settings.kind_floors)  # kind -> its floor, where it is not min_confidence
         self.tracks: list[Track] = []
         self._ids = itertools.count(1)  # per tracker, not global: two trackers never share state
         self.frame = -1
@@ -149,8 +150,7 @@ class Tracker:
             raise ValueError(f"frames must come in order: got {frame} after {self.frame}")
         self.frame = frame
         s = self.settings
-        floors = dict(s.kind_floors)
-        dets = [d for d in detections if d.confidence >= floors.get(self.kind_of(d.label), s.min_confidence)]
+        dets = [d for d in detections if d.confidence >= self._floors.get(self.kind_of(d.label), s.min_confidence)]
         matches, unmatched_tracks, unmatched_dets = self._associate(dets)
         out: list[Observation] = []
         for ti, di in matches:
