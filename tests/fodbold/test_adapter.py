@@ -585,3 +585,17 @@ def test_a_face_read_on_a_deck_is_its_back_misread_and_a_card_shown_off_it_count
     assert [a["type"] for a in tb2.ad.log] == ["shot"] and out[-1]["card"] == "S01"
     with pytest.raises(ValueError, match="deck_frames"):
         FodboldAdapter(tb.game, LAYOUT, deck_frames=-1)
+
+
+def test_a_deck_misread_again_and_again_is_kept_once():
+    """Each time a deck's back is read as a face the deck's place is noted; in a long game the same
+    deck must not pile up as hundreds of near-copies, while a second deck is a place of its own."""
+    tb = Table(position="1g1,9g17*/1g20,4c14 red 0-0")
+    for k in range(40):
+        spot = (420 + (k % 3) - 1, (k % 2) * 1.5)   # the deck's centre, read a millimetre off each time
+        tb.see("appeared" if k == 0 else "relabelled", 1, "back", spot, old="S01")
+        tb.see("relabelled", 1, "S01", spot, old="back", frames=100)
+    assert len(tb.ad._decks) == 1
+    tb.see("appeared", 2, "back", (420, -120))
+    tb.see("relabelled", 2, "S02", (420, -120), old="back", frames=100)
+    assert len(tb.ad._decks) == 2 and [a["type"] for a in tb.ad.log] == []

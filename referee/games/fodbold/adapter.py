@@ -211,10 +211,12 @@ class FodboldAdapter:
             return
         if was is not None:
             del self._backs[obs.track_id]
-            if obs.frame - was[2] >= self.deck_frames:
+            near = any((was[0] - x) ** 2 + (was[1] - y) ** 2 <= self.SAME_DECK_MM ** 2 for x, y in self._decks)
+            if obs.frame - was[2] >= self.deck_frames and not near:
                 self._decks.append((was[0], was[1]))
 
     DECK_MM = 25.0  # a face card read this near a deck is read on it
+    SAME_DECK_MM = 3.0  # a deck this near one already kept is that one (its back read again), not kept twice
 
     def _on_deck(self, obs) -> bool:
         """Whether ``obs`` lies on a deck (``_note_back``): a face card read there is the deck's back
