@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Iterable
 
 
 @dataclass(frozen=True)
@@ -24,3 +25,11 @@ def camera_action(action: dict, t: float | None, frame: int | None) -> dict:
         action["frame"] = int(frame)
     action["source"] = "camera"
     return action
+
+
+def replayed(game, actions: Iterable[dict], validate: Callable[[dict], object]):
+    """``game`` after applying ``actions`` (each checked by ``validate``, the game's action adapter).
+    The adapters ask "what if" of a fresh engine replayed this way: they never change their own game."""
+    for a in actions:
+        game.apply(validate(a))
+    return game

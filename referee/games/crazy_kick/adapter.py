@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import math
 
-from ..adapters import Correction, camera_action
+from ..adapters import Correction, camera_action, replayed
 from .actions import ACTION_ADAPTER
 from .catalogue import TEAMS
 from .rules import CrazyKickGame
@@ -299,10 +299,7 @@ class CrazyKickAdapter:
 
     def _scratch(self, actions: list[dict]) -> CrazyKickGame:
         """A scratch engine that has taken ``actions`` (the adapter never changes its own game)."""
-        scratch = CrazyKickGame(self.game.setup, self.game.catalog)
-        for a in actions:
-            scratch.apply(ACTION_ADAPTER.validate_python(a))
-        return scratch
+        return replayed(CrazyKickGame(self.game.setup, self.game.catalog), actions, ACTION_ADAPTER.validate_python)
 
     def _fouls_with(self, i: int, fixed: dict) -> bool:
         """Whether the log with action ``i`` replaced by ``fixed`` has more violations than the game now."""

@@ -84,7 +84,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..adapters import Correction, camera_action
+from ..adapters import Correction, camera_action, replayed
 from .actions import ACTION_ADAPTER
 from .board import TEAMS, BoardError, square_name
 from .labels import BACK, BALL, parse_piece
@@ -391,14 +391,18 @@ class FodboldAdapter:
     def _violations_with(self, k: int, fixed: dict) -> int | None:
         """The violations of the game with action ``k`` replaced by ``fixed``; None when ``fixed`` is
         refused there or the game would have more violations than it has now."""
-        scratch = FodboldGame(self.game.setup, self.game.board, self.game.decks)
-        for i, a in enumerate(self.log):
-            before = len(scratch.violations)
-            scratch.apply(ACTION_ADAPTER.validate_python(fixed if i == k else a))
-            if i == k and len(scratch.violations) > before:
-                return None
-        n = len(scratch.violations)
+        scratch = self._scratch(self.log[:k])
+        before = len(scratch.violations)
+        replayed(scratch, [fixed], ACTION_ADAPTER.validate_python)
+        if len(scratch.violations) > before:
+            return None
+        n = len(replayed(scratch, self.log[k + 1:], ACTION_ADAPTER.validate_python).violations)
         return n if n <= len(self.game.violations) else None
+
+    def _scratch(self, actions: list[dict]) -> FodboldGame:
+        """A scratch engine that has taken ``actions`` (the adapter never changes its own game)."""
+        return replayed(FodboldGame(self.game.setup, self.game.board, self.game.decks), actions,
+                        ACTION_ADAPTER.validate_python)
 
     def _card(self, obs, t) -> list:
         if obs.track_id in self._made:
@@ -441,9 +445,7 @@ class FodboldAdapter:
         team = self._shooter()
         if team is None:
             return False
-        scratch = FodboldGame(self.game.setup, self.game.board, self.game.decks)
-        for a in self.log:
-            scratch.apply(ACTION_ADAPTER.validate_python(a))
+        scratch = self._scratch(self.log)
         before = len(scratch.violations)
         scratch.apply(ACTION_ADAPTER.validate_python({"type": "shot", "team": team, "card": card}))
         return any(v.type == "no_shot_chance" for v in scratch.violations[before:])
