@@ -313,6 +313,11 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
                 writer.write(drawn)
             for i in range(before, before + len(new)):
                 thumbs[i] = thumbnail(drawn)
+    if frames:  # the recording ended: what waited to be sure is judged as last seen
+        for e in session.finish(frame.index, frame.t):
+            text = phrase(e)
+            if text:
+                overlay.add_caption(frame.t, text, e.type == "violation")
     bar.update(source.passed - frames)
     bar.close()
     frames = source.passed

@@ -151,6 +151,27 @@ def test_fodbold_a_move_and_the_next_card_seen_in_one_look_are_taken_in_game_ord
     assert s.engine.pos.to_play == "blue" and s.engine.phase == "move"
 
 
+def test_what_the_adapter_holds_back_at_the_end_is_applied_logged_and_said(tmp_path):
+    """``GameSession.finish``: the review calls it when the recording ends."""
+    speaker = RecordingSpeaker()
+    ann = Announcer(speaker, max_routine=50, max_age_s=60)
+    s = GameSession("fodbold", FOD_SETUP, out_dir=tmp_path, announcer=ann, phrase=phrasebook("fodbold"),
+                    tracker_settings=FAST)
+    s.adapter.log.append({"type": "draw", "team": "red", "card": "R06", "t": 1.0, "source": "camera"})
+    s._apply(s.adapter.log[-1])
+    held = {"type": "move", "team": "red", "piece": 7, "to": "c11", "t": 2.0, "source": "camera"}
+    s.adapter.finish = lambda frame, t: [s.adapter._emit(dict(held), t, frame, None)]
+    events = s.finish(90, 3.0)
+    ann.close()
+    s.close()
+    assert [e.type for e in events] == ["pass", "moved"] and s.engine.pos.to_play == "blue"
+    assert fodbold.load_log(tmp_path / "actions.jsonl")[-1].frame == 90
+    assert any("c11" in p for p in speaker.phrases)
+    crazy = GameSession("crazy", {"type": "setup", "game": "crazy", "players": ["Ann", "Bob", "Cyd", "Dee"],
+                                  "dealer": "Ann"}, out_dir=tmp_path / "crazy")
+    assert crazy.finish(10, 1.0) == []   # an adapter that holds nothing back
+
+
 def test_fodbold_a_nudged_piece_is_no_call_and_the_roll_is_the_operators(tmp_path):
     s = GameSession("fodbold", {**FOD_SETUP, "first": None}, out_dir=tmp_path, tracker_settings=FAST)
     table = Table(s, start_pieces(s.engine))

@@ -113,8 +113,16 @@ def test_a_number_the_card_lets_move_stands_and_so_does_one_with_two_movers_out_
     tb = Table()
     tb.see("appeared", 1, "R06", BESIDE)     # red 7 or red 9
     tb.see("appeared", 4, "red-7", "c9")     # red 7 in sight (his track may be held unseen) ...
-    tb.see("appeared", 5, "red-7", "c11")    # ... and 7 is read on a piece carried to c11
-    assert tb.ad.log[-1]["piece"] == 7
+    tb.see("appeared", 5, "red-7", "c11", frames=10)  # ... and 7 is read on a piece carried to c11:
+    assert [a["type"] for a in tb.ad.log] == ["draw"]  # it waits while red 7 seems in sight ...
+    tb.see("vanished", 4, "red-7", "c9", frames=10)    # ... and when his old track is let go,
+    assert tb.ad.log[-1]["piece"] == 7                 # the number stands
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("appeared", 4, "red-7", "c9")
+    tb.see("appeared", 5, "red-7", "c11", frames=10)
+    tb.see("appeared", 6, "ball", "c11", frames=45)    # so it does when the old track is held longer
+    assert tb.ad.log[-1]["piece"] == 7 and tb.game.violations == []
     tb = Table()
     tb.see("appeared", 1, "R06", BESIDE)     # neither red 7 nor red 9 in sight:
     tb.see("appeared", 5, "red-4", "c11")    # which of them was carried cannot be told ...
@@ -133,6 +141,47 @@ def test_a_piece_carried_unseen_waits_for_the_tracker_to_let_go_of_the_one_that_
     tb.see("vanished", 4, "red-7", "c9", frames=10)
     assert {k: tb.ad.log[-1][k] for k in ("team", "piece", "to")} == {"team": "red", "piece": 7, "to": "c11"}
     assert tb.game.violations == []
+
+
+def test_a_mover_carried_and_read_as_another_mover_in_sight_is_the_one_whose_track_goes():
+    """Seed 9111: the card let blue 6 or 8 move; blue 6 was carried and read as 8 on his new square
+    while blue 8 stood in view on his own. Blue 6's old track was let go a look later."""
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)     # red 7 or red 9
+    tb.see("appeared", 3, "red-9", "g10")    # red 9 stands in view on his square ...
+    tb.see("appeared", 4, "red-7", "c9")     # ... red 7's track is held while he is carried
+    tb.see("appeared", 5, "red-9", "c11", frames=10)   # red 7 set down, read as 9
+    assert [a["type"] for a in tb.ad.log] == ["draw"]
+    tb.see("vanished", 4, "red-7", "c9", frames=10)
+    assert {k: tb.ad.log[-1][k] for k in ("team", "piece", "to")} == {"team": "red", "piece": 7, "to": "c11"}
+    tb.see("relabelled", 3, "red-9", "g10", old="red-7")  # red 9 read anew on his square: no move
+    assert len(tb.ad.log) == 2 and tb.game.violations == []
+
+
+def test_a_move_let_go_as_the_other_teams_card_shows_is_played_before_anyone_is_made_to_stay():
+    """Seed 9108: red 11's move waited while his old track was held; blue's card showed, the move was
+    let go, but the staying move was judged on the engine without it: red moved and stayed, and the
+    staying move was called out of turn."""
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)     # red 7 or red 9
+    tb.see("appeared", 4, "red-7", "c9")     # red 7's old track, held
+    tb.see("appeared", 5, "red-7", "c11", frames=10)   # red 7 set down: waits while track 4 is held
+    blue = next(c.id for c in DECKS.passes["blue"].values())
+    tb.see("appeared", 8, blue, (400, -300), frames=10)
+    assert [(a["type"], a.get("piece")) for a in tb.ad.log] == [("draw", None), ("move", 7), ("draw", None)]
+    assert tb.game.violations == [] and tb.game.pos.squares[("red", 7)] == BOARD.parse("c11")
+
+
+def test_a_piece_still_in_doubt_when_the_recording_ends_is_judged_as_last_seen():
+    """Seed 9110: red 10 was set down 0.1 s before the end, while his old track was still held."""
+    tb = Table()
+    tb.see("appeared", 1, "R06", BESIDE)
+    tb.see("appeared", 4, "red-7", "c9")
+    tb.see("appeared", 5, "red-7", "c11", frames=10)
+    assert [a["type"] for a in tb.ad.log] == ["draw"]
+    out = tb.ad.finish(tb.frame + 3, t=(tb.frame + 3) / 30)
+    assert [(a["type"], a["piece"], a["to"]) for a in out] == [("move", 7, "c11")]
+    assert tb.ad.finish(tb.frame + 4) == []   # nothing is judged twice
 
 
 def test_a_doubted_piece_is_judged_before_the_other_teams_card():
@@ -163,7 +212,8 @@ def test_a_pieces_old_track_left_behind_is_no_other_piece_and_no_move():
     tb = Table()
     tb.see("appeared", 1, "R06", BESIDE)
     tb.see("appeared", 2, "red-7", "c9")  # named red 7 by its square
-    tb.see("appeared", 3, "red-7", "c11")  # carried under a hand, found as a new track: the move
+    tb.see("appeared", 3, "red-7", "c11")  # carried under a hand, found as a new track: the move,
+    tb.see("appeared", 9, "ball", "c11", frames=45)  # once track 2 has been held for doubt_frames
     assert tb.ad.log[-1]["to"] == "c11" and tb.game.pos.to_play == "blue"
     n = len(tb.ad.log)
     tb.see("appeared", 4, "red-7", "c11")  # hidden and found again; track 2 still rests on c9

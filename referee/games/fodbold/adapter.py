@@ -19,7 +19,9 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   the card does not let the labelled piece move, it is the one piece the card lets move that is out
   of sight, if there is exactly one. While none is (the tracker still holds the track of the piece
   that was lifted), such a piece waits up to ``doubt_frames`` for it to be let go, and is judged
-  before the other team's next card. A
+  before the other team's next card, or when the recording ends (``finish``). A number the card
+  lets move waits too while that piece stands in view on his square: when another mover's track is
+  let go meanwhile, the piece carried is that one (his number was misread). A
   piece found again on its square while a track named after it rests elsewhere gets its name back;
   that track went with another piece (one coming to rest beside it) and is named afresh from the
   number last read on it, and its move made.
@@ -71,7 +73,8 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   violations than now (a ``Correction``); else the move is called as usual.
 - **One look, game order.** What one look saw is taken in the order the game goes (``order``): the
   team to play's card when it is to draw, then its pieces, then the rest; a move and the other
-  team's next card seen together happened in that order.
+  team's next card seen together happened in that order. What one observation made first (a move
+  let go from doubt) is taken into account before the rest of it is judged (``_caught_up``).
 - **The ball** token makes no action of its own: the engine knows who has it from the cards and
   moves. The adapter keeps the square it was last seen on (``ball_square``) for the staying move
   above and for the overlay.
@@ -128,6 +131,7 @@ class FodboldAdapter:
         self._last: dict[int, object] = {}  # piece or card track id -> its last observation
         self._orphans: list[int] = []  # tracks whose name a newer sighting of the piece took
         self._waiting: dict[tuple[str, int], tuple[dict, int, int]] = {}  # piece -> (move, track, frame)
+        self._gone: dict[tuple[str, int], int] = {}  # piece -> the frame a track named after him was let go
 
     # ---- operator calls ----------------------------------------------------------------------
 
@@ -167,14 +171,38 @@ class FodboldAdapter:
 
     def observe(self, obs, t: float | None = None) -> list:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
-        out = self._overdue(obs.frame, t)
+        game = self.game
+        try:
+            return self._observe(obs, t)
+        finally:
+            self.game = game  # the caller's engine, which takes the actions returned
+
+    def finish(self, frame: int, t: float | None = None) -> list:
+        """The recording ended: pieces that wait for another track to be let go (``_settle``) are
+        judged as last seen (seed 9110: red 10 set down 0.1 s before the end). Moves that wait for
+        their team's card stay unjudged: the card may come after the end, and no call beats a false one."""
+        return self._settle(frame, now=True)
+
+    def _caught_up(self, out: list) -> list:
+        """``out``, after which this observation is judged on a scratch engine that has taken it: the
+        caller applies the actions only once ``observe`` returns (seed 9108: a doubted move let go as
+        the other team's card showed was still unplayed when the staying move was judged, and red was
+        made to stay as well as move)."""
+        if out:
+            self.game = self._scratch(self.log)
+        return out
+
+    def _observe(self, obs, t: float | None) -> list:
+        out = self._caught_up(self._overdue(obs.frame, t))
         self._note_back(obs)
         if obs.kind == "vanished":
-            self._named.pop(obs.track_id, None)
+            named = self._named.pop(obs.track_id, None)
+            if named is not None:
+                self._gone[named[0]] = obs.frame
             self._rest.pop(obs.track_id, None)
             self._last.pop(obs.track_id, None)
             return out + self._settle(obs.frame)
-        out += self._settle(obs.frame)
+        out += self._caught_up(self._settle(obs.frame))
         piece = parse_piece(obs.label)
         before = self._last.get(obs.track_id)
         if obs.label != BALL:
@@ -191,13 +219,13 @@ class FodboldAdapter:
             self.ball_square = self._square((obs.x, obs.y))
             return out
         if piece is not None:
-            out += self._piece(obs, piece, t)
+            out += self._caught_up(self._piece(obs, piece, t))
             while self._orphans:  # a track the piece's newer sighting took the name from: what is it?
                 tid = self._orphans.pop()
                 last = self._last.get(tid)
                 if last is not None and tid != obs.track_id:
-                    out += self._piece(replace(last, kind="moved", from_xy=None, frame=obs.frame),
-                                       parse_piece(last.label), t)
+                    out += self._caught_up(self._piece(replace(last, kind="moved", from_xy=None, frame=obs.frame),
+                                                       parse_piece(last.label), t))
             return out
         return out + self._card(obs, t)
 
@@ -264,25 +292,39 @@ class FodboldAdapter:
                         self._orphans.append(tid)
                 self._named[obs.track_id] = (piece, True)
                 return piece
-        label = self._carried(label)
+        label = self._carried(label, obs.frame)
         self._named[obs.track_id] = (label, False)
         return label
 
-    def _carried(self, label: tuple[str, int]) -> tuple[str, int]:
+    def _carried(self, label: tuple[str, int], frame: int) -> tuple[str, int]:
         """A piece first seen where the engine has none of its colour was carried there unseen. When
         the card does not let the piece its number names move, while exactly one piece of its colour
         that the card lets move is out of sight (no track is named after it), the number was misread
         and that piece is the one carried (seed 9011: blue 1 read as 7 on his new square and called
-        not on the card). A number the card lets move stands, even when a track of that piece seems
-        in sight: the tracker holds a track unseen for a while (seed 9033: blue 11 carried, his old
-        track let go a look later)."""
+        not on the card). A number the card lets move stands (seed 9033: blue 11 carried, his old
+        track let go a look later), unless that piece is in sight on his square (``_in_sight``) and
+        exactly one other mover's track was let go within ``doubt_frames``: he is the one carried."""
         game = self.game
         movers = game.allowed_movers() if game.phase == "move" else []
-        if not movers or label in movers:
+        if not movers or (label in movers and not self._in_sight(label)):
             return label
         seen = {named for named, _ in self._named.values()}
         unseen = [p for p in movers if p[0] == label[0] and p not in seen]
+        if label in movers:  # his number, read while he stands in view: the mover whose track just went
+            unseen = [p for p in unseen if frame - self._gone.get(p, frame - self.doubt_frames - 1) <= self.doubt_frames]
         return unseen[0] if len(unseen) == 1 else label
+
+    def _in_sight(self, piece: tuple[str, int], besides: int | None = None) -> bool:
+        """Whether a track named after ``piece`` by its square (not ``besides``) still rests on the
+        square the engine has him on: then a piece carried elsewhere and read with his number may be
+        another mover misread (seed 9111: blue 6 carried and read as 8 while blue 8 stood in view;
+        blue 6's old track was let go a look later)."""
+        there = self.game.pos.squares.get(piece)
+        if there is None:
+            return False
+        sq = square_name(there)
+        return any(named == piece and by_square and tid != besides and self._rest.get(tid) == sq
+                   for tid, (named, by_square) in self._named.items())
 
     def _piece(self, obs, label: tuple[str, int], t, settling: bool = False) -> list:
         game = self.game
@@ -305,9 +347,11 @@ class FodboldAdapter:
         if nudged and not guessed:
             return []  # knocked one square by a hand: no call
         if (not settling and self.doubt_frames and not self._named[obs.track_id][1]
-                and game.phase == "move" and p[0] == game.pos.to_play and not expected):
-            # named by a number the card does not let move: the piece that did move may still have a
-            # track the tracker holds unseen; wait for it to be let go (``_settle``)
+                and game.phase == "move" and p[0] == game.pos.to_play
+                and (not expected or self._in_sight(p, obs.track_id))):
+            # named by a number the card does not let move, or by that of a mover still in sight on
+            # his square: the piece that did move may still have a track the tracker holds unseen;
+            # wait for it to be let go (``_settle``)
             since = self._doubts.get(obs.track_id, (None, None, None, obs.frame))[3]
             self._doubts[obs.track_id] = (obs, label, t, since)
             del self._named[obs.track_id]
@@ -340,7 +384,8 @@ class FodboldAdapter:
         its card), judged as they were seen."""
         out = []
         for tid, (obs, label, t, since) in list(self._doubts.items()):
-            if now or frame - since >= self.doubt_frames or self._carried(label) != label:
+            if (now or frame - since >= self.doubt_frames or self._carried(label, frame) != label
+                    or (label in self.game.allowed_movers() and not self._in_sight(label, tid))):
                 del self._doubts[tid]
                 out += self._piece(obs, label, t, settling=True)
         return out
@@ -414,7 +459,8 @@ class FodboldAdapter:
         if team is not None:
             if card in game.drawn[team]:
                 return []
-            out = self._settle(obs.frame, now=True) + self._stayed(team, t, obs.frame)
+            out = self._caught_up(self._settle(obs.frame, now=True))
+            out += self._stayed(team, t, obs.frame)
             out.append(self._emit({"type": "draw", "team": team, "card": card}, t, obs.frame, obs.track_id))
             return out + self._flush(team, t, obs.frame)
         if card in game.decks.shots:
@@ -424,7 +470,8 @@ class FodboldAdapter:
             used = game.shots_drawn[team]
             if card in used and len(used) < len(game.decks.shots):
                 return []
-            out = self._settle(obs.frame, now=True) + self._stayed(team, t, obs.frame)
+            out = self._caught_up(self._settle(obs.frame, now=True))
+            out += self._stayed(team, t, obs.frame)
             out.append(self._emit({"type": "shot", "team": team, "card": card}, t, obs.frame, obs.track_id))
             return out + self._flush(team, t, obs.frame)
         return []  # a face-down card, a hand, anything else
