@@ -184,6 +184,22 @@ def test_a_piece_still_in_doubt_when_the_recording_ends_is_judged_as_last_seen()
     assert tb.ad.finish(tb.frame + 4) == []   # nothing is judged twice
 
 
+def test_a_marker_set_on_a_piece_takes_over_its_track_and_is_a_move():
+    """Seed 9090: red 10 marked blue 8; the tracker took the red piece for the blue one's track
+    relabelled (another colour at its resting place), and the move was never made."""
+    tb = Table(position="1g1,5g12,9g9*/1g20,4g14 blue 0-0")
+    tb.see("appeared", 1, "red-5", "g12")          # named red 5 by his square
+    tb.see("appeared", 2, "blue-4", "g14")
+    tb.see("appeared", 3, "B03", (400, -300))      # blue 4 or 9 moves
+    tb.see("vanished", 2, "blue-4", "g14")         # blue 4 lifted ...
+    tb.see("relabelled", 1, "blue-4", "g12", old="red-5")   # ... and set on red 5
+    assert {k: tb.ad.log[-1][k] for k in ("type", "team", "piece", "to")} == {
+        "type": "move", "team": "blue", "piece": 4, "to": "g12"}
+    assert tb.game.violations == [] and tb.game.pos.squares[("red", 5)] == BOARD.parse("g12")
+    tb.see("relabelled", 1, "red-5", "g12", old="blue-4")   # the marker lifted off again: red 5 shows
+    assert len(tb.ad.log) == 2 and tb.game.violations == []
+
+
 def test_a_doubted_piece_is_judged_before_the_other_teams_card():
     tb = Table()
     tb.see("appeared", 1, "R06", BESIDE)

@@ -560,6 +560,12 @@ class FodboldAdapter:
         named = self._named.get(obs.track_id)
         piece = parse_piece(obs.label)
         if named is not None and piece is not None:
+            if named[0][0] != piece[0] and self._rest.get(obs.track_id) == self._square((obs.x, obs.y)):
+                # the other team's colour on a piece at rest: a piece set on it (man-marking) took over its
+                # track, and the one under it is covered. A new sighting of the marker (seed 9090: red 10
+                # marked blue 8; the relabel was taken for a misread and the move never made)
+                del self._named[obs.track_id]
+                return self._piece(replace(obs, kind="appeared", old_label=None, from_xy=None), piece, t)
             if named[1] or named[0][0] != piece[0]:
                 return []  # named by its square (or another colour read on it): a misread number
             self._named[obs.track_id] = (piece, False)  # named by its label: the better reading wins
