@@ -216,10 +216,18 @@ def test_with_tracked_piles_the_unseen_card_is_no_foul_for_not_being_on_top():
     assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
 
 
+def _from_its_pile(tb, card, track=9):
+    """``card`` seen on a pile of its team, then taken off it (to be laid on the centre)."""
+    owner = "Ann" if tb.game.catalog[card].team == "red" else "Cyd"
+    tb.see("appeared", track, card, PILE[owner])
+    tb.see("vanished", track, card, PILE[owner])
+
+
 def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
     tb = Table()  # nothing left a pile: the foul stands
     a, z = _gone_unseen_then(tb)
     tb.see("appeared", 5, a, PILE["Bob"])  # still on Bob's pile
+    _from_its_pile(tb, z)
     tb.see("relabelled", 1, z, CENTRE, old="R01")
     assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
     tb = Table()  # two cards that each fit left their piles: no telling which
@@ -230,13 +238,29 @@ def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
     tb.see("appeared", 6, b, PILE["Ann"])
     tb.see("vanished", 5, a, PILE["Bob"])
     tb.see("vanished", 6, b, PILE["Ann"])
+    _from_its_pile(tb, z)
     tb.see("relabelled", 1, z, CENTRE, old="R01")
     assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
     tb = Table()  # it left too long ago (missed_frames)
     a, z = _gone_unseen_then(tb)
     tb.see("appeared", 5, a, PILE["Bob"])
     tb.see("vanished", 5, a, PILE["Bob"])
+    _from_its_pile(tb, z)
     tb.see("relabelled", 1, z, CENTRE, old="R01", frames=151)
+    assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
+
+
+def test_the_top_read_anew_as_a_card_nobody_had_in_view_is_a_misread_not_a_foul():
+    """Seed 9057: R39 on the centre was read R35 for a while, 1.5 s after it was laid; R35 lay on
+    nobody's pile in view, and was called not_on_card."""
+    tb = Table()
+    a, z = _gone_unseen_then(tb)          # z would be refused on R01
+    tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [c for c, _ in tb.plays()] == ["R01"] and tb.game.violations == []
+    tb = Table()                          # the same card, seen on its pile first: a foul
+    a, z = _gone_unseen_then(tb)
+    _from_its_pile(tb, z)
+    tb.see("relabelled", 1, z, CENTRE, old="R01")
     assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
 
 

@@ -200,7 +200,22 @@ class CrazyKickAdapter:
                 self.log[i] = fixed
                 self._plays[obs.track_id] = (fixed, frame)
                 return [Correction(i, fixed)]
+        if self._top_misread(obs, card):
+            return []
         return self._play(obs, card, t)
+
+    def _top_misread(self, obs, card) -> bool:
+        """The top of the centre pile read anew as a card the engine would refuse there, that was never
+        seen on a player's pile and that no player can be named for: the top misread, not a foul (seed
+        9057: R39 read R35 for a while, 1.5 s after it was laid; R35 was in nobody's view). Cards are
+        laid from the players' piles, which the camera watches: a card laid straight on the top is read
+        as a relabel of it, but it was seen on its pile before. Not when a card the camera missed, or a
+        refused card the table played on, explains it (``_missed``, ``_played_on``)."""
+        game = self.game
+        return (obs.kind == "relabelled" and game.top is not None and obs.old_label == game.top.id
+                and not game.is_legal(card.id) and card.id not in self.seen_on and card.id not in self._left
+                and self._who(obs, card) is None and self._played_on(card) is None
+                and self._missed(card, obs.frame) is None)
 
     def _free_twin(self, card):
         """The recogniser names a goal card and its twin alike, as the first twin (``same_faces``: the
