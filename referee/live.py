@@ -53,10 +53,7 @@ class LiveReferee:
         new = [] if self.paused else self.session.step(frame.index, frame.t, to_table(self.mapper, cards))
         if self.overlay is None:
             return None, new
-        for e in new:
-            text = self.phrase(e)
-            if text:
-                self.overlay.add_caption(frame.t, text, e.type == "violation")
+        self.overlay.add_captions(frame.t, new, self.phrase)
         fps = self.frames / max(time.perf_counter() - self.started, 1e-6)
         panel = self._panel() + [f"{fps:.0f} fps" + ("  PAUSED" if self.paused else "")]
         return self.overlay.draw(frame.image, frame.t, cards, panel), new

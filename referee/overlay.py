@@ -26,6 +26,13 @@ class Overlay:
     def add_caption(self, t: float, text: str, urgent: bool = False) -> None:
         self.captions.append((t, text, urgent))
 
+    def add_captions(self, t: float, events, phrase) -> None:
+        """A caption for each event ``phrase`` has words for; violations are urgent."""
+        for e in events:
+            text = phrase(e)
+            if text:
+                self.add_caption(t, text, e.type == "violation")
+
     def draw(self, image: np.ndarray, t: float, cards=(), panel: list[str] = ()) -> np.ndarray:
         """``cards``: (label, confidence, 4x2 image corners) as the recogniser gives them."""
         out = image.copy()

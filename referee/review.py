@@ -302,10 +302,7 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
             except (ValueError, TypeError) as e:
                 raise ReviewError(f"operator call {call['call']} at {call['t']} s: {e}") from None
         new += session.step(frame.index, frame.t, to_table(mapper, cards))
-        for e in new:
-            text = phrase(e)
-            if text:
-                overlay.add_caption(frame.t, text, e.type == "violation")
+        overlay.add_captions(frame.t, new, phrase)
         if writer is not None or new:
             panel = state_panel(game, session.engine)
             drawn = overlay.draw(frame.image, frame.t, cards, panel)
@@ -314,10 +311,7 @@ def review(game: str, video: str | Path, out: str | Path, setup: dict, *, percep
             for i in range(before, before + len(new)):
                 thumbs[i] = thumbnail(drawn)
     if frames:  # the recording ended: what waited to be sure is judged as last seen
-        for e in session.finish(frame.index, frame.t):
-            text = phrase(e)
-            if text:
-                overlay.add_caption(frame.t, text, e.type == "violation")
+        overlay.add_captions(frame.t, session.finish(frame.index, frame.t), phrase)
     bar.update(source.passed - frames)
     bar.close()
     frames = source.passed

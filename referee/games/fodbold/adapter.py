@@ -239,8 +239,7 @@ class FodboldAdapter:
             return
         if was is not None:
             del self._backs[obs.track_id]
-            near = any((was[0] - x) ** 2 + (was[1] - y) ** 2 <= self.SAME_DECK_MM ** 2 for x, y in self._decks)
-            if obs.frame - was[2] >= self.deck_frames and not near:
+            if obs.frame - was[2] >= self.deck_frames and not _near(was[:2], self._decks, self.SAME_DECK_MM):
                 self._decks.append((was[0], was[1]))
 
     DECK_MM = 25.0  # a face card read this near a deck is read on it
@@ -252,7 +251,7 @@ class FodboldAdapter:
         called shots, seven false calls). A card drawn off a deck and shown elsewhere counts there."""
         spots = self._decks + [(x, y) for tid, (x, y, since) in self._backs.items()
                                if tid != obs.track_id and obs.frame - since >= self.deck_frames]
-        return any((obs.x - x) ** 2 + (obs.y - y) ** 2 <= self.DECK_MM ** 2 for x, y in spots)
+        return _near((obs.x, obs.y), spots, self.DECK_MM)
 
     def _pass_team(self, label: str) -> str | None:
         """The team whose pass card ``label`` is (its deck says), else None (a shot card, a back, ...)."""
@@ -311,7 +310,7 @@ class FodboldAdapter:
         seen = {named for named, _ in self._named.values()}
         unseen = [p for p in movers if p[0] == label[0] and p not in seen]
         if label in movers:  # his number, read while he stands in view: the mover whose track just went
-            unseen = [p for p in unseen if frame - self._gone.get(p, frame - self.doubt_frames - 1) <= self.doubt_frames]
+            unseen = [p for p in unseen if p in self._gone and frame - self._gone[p] <= self.doubt_frames]
         return unseen[0] if len(unseen) == 1 else label
 
     def _in_sight(self, piece: tuple[str, int], besides: int | None = None) -> bool:
@@ -632,3 +631,8 @@ class FodboldAdapter:
         if track is not None:
             self._made[track] = action
         return action
+
+
+def _near(xy, spots, mm: float) -> bool:
+    """Whether ``xy`` lies within ``mm`` of any of ``spots`` (table millimetres)."""
+    return any((xy[0] - x) ** 2 + (xy[1] - y) ** 2 <= mm ** 2 for x, y in spots)
