@@ -54,7 +54,10 @@ def _crazy_parts() -> GameParts:
         # a card's new label must hold every recent read: in the trick, a relabel of a resting card is taken
         # as a card laid on top (a play), and a hand passing over a card gave two unsure misreads in a row
         # (the demo, seed 7: a phantom G14 by Ann, then an out-of-turn call that never happened).
-        tracker={"relabel_share": 1.0},
+        # A card in the trick is never lifted and put down elsewhere unseen: one a hand hid is found again
+        # only at its place (seed 9022: Dee's Y9 sliding in, misread Y4, took the track of Bob's hidden Y4;
+        # Bob's card, seen again, became a new Y14 played by Dee).
+        tracker={"relabel_share": 1.0, "rest_reid_mm": 25.0},
     )
 
 

@@ -41,6 +41,10 @@ class TrackerSettings:
     still_frames: int = 4        # frames it must lie still before its resting place is reported
     label_votes: int = 9         # label = majority of the last this-many detections
     reid_distance_mm: float = 400  # a hidden object seen again this near, same label: the same object
+    rest_reid_mm: float | None = None  # a hidden object that was at rest is found again only this near its
+                                  # resting place (None: reid_distance_mm). Crazy: a card in the trick is not
+                                  # lifted and put down elsewhere unseen; a card sliding in, misread with the
+                                  # label of one a hand hid, took that one's track (bench_referee seed 9022)
     relabel_within_mm: float = 15  # another label this near is the same object misread (or a pile's new top);
                                    # farther off it is another object (a card played beside it)
     min_confidence: float = 0.5   # a card read with less is left out: better no call than a false one
@@ -61,6 +65,8 @@ class TrackerSettings:
             (self.still_frames >= 1, "still_frames must be at least 1"),
             (self.label_votes >= 1, "label_votes must be at least 1"),
             (self.reid_distance_mm >= self.max_distance_mm, "reid_distance_mm must be at least max_distance_mm"),
+            (self.rest_reid_mm is None or 0 <= self.rest_reid_mm <= self.reid_distance_mm,
+             "rest_reid_mm must be None or in [0, reid_distance_mm]"),
             (0 <= self.relabel_within_mm <= self.max_distance_mm, "relabel_within_mm must be in [0, max_distance_mm]"),
             (0 <= self.min_confidence < 1, "min_confidence must be in [0, 1)"),
             (_floor_pairs(self.kind_floors), "kind_floors must be (kind, floor) pairs with each floor in [0, 1)"),
@@ -259,7 +265,7 @@ class Tracker:
                 continue
             hidden = [r for r in range(len(self.tracks)) if r not in mt and self.tracks[r].confirmed
                       and self.tracks[r].misses > 0 and labels[r] == dets[c].label
-                      and np.hypot(*(tx[r] - dx[c])) <= s.reid_distance_mm]
+                      and np.hypot(*(tx[r] - dx[c])) <= self._reid_reach(self.tracks[r])]
             if hidden:
                 r = min(hidden, key=lambda r: np.hypot(*(tx[r] - dx[c])))
                 matches.append((r, c))
@@ -267,3 +273,9 @@ class Tracker:
                 md.add(c)
         return (matches, [i for i in range(len(self.tracks)) if i not in mt],
                 [j for j in range(len(dets)) if j not in md])
+
+    def _reid_reach(self, t: Track) -> float:
+        """How far from where it was last seen a hidden object may be found again."""
+        s = self.settings
+        at_rest = t.rest is not None and np.hypot(t.x - t.rest[0], t.y - t.rest[1]) <= 2 * s.still_mm
+        return s.rest_reid_mm if at_rest and s.rest_reid_mm is not None else s.reid_distance_mm

@@ -89,6 +89,22 @@ def test_a_piece_lifted_and_put_down_elsewhere_is_a_move():
     assert obs[1].from_xy == pytest.approx((100, 100)) and (obs[1].x, obs[1].y) == pytest.approx((200, 150))
 
 
+def test_with_rest_reid_mm_a_hidden_resting_card_is_found_again_only_at_its_place():
+    # seed 9022: a card sliding in, misread with the label of a resting card a hand hid, took that
+    # card's track (a "move" of a card in the trick); the card, seen again, became a new object
+    frames = [[D("Y4", 100, 100)]] * 6 + [[]] * 3 + [[D("Y4", 180, 110)]] * 6
+    frames += [[D("Y4", 180, 110), D("Y4", 100, 100)]] * 6
+
+    def run(settings):
+        t, obs = Tracker(settings), []
+        for dets in frames:
+            obs += t.update(t.frame + 1, dets)
+        return [(o.kind, o.track_id, round(o.x)) for o in obs]
+
+    assert run(S) == [("appeared", 1, 100), ("moved", 1, 180), ("appeared", 2, 100)]
+    assert run(replace(S, rest_reid_mm=25)) == [("appeared", 1, 100), ("appeared", 2, 180)]
+
+
 def colour(label):
     return label.split("-")[0]
 
@@ -135,6 +151,7 @@ def test_frames_must_come_in_order():
     ({"confirm_frames": 10, "hold_frames": 10}, "hold_frames must be larger"),
     ({"still_mm": 100}, "still_mm"),
     ({"reid_distance_mm": 10}, "reid_distance_mm"),
+    ({"rest_reid_mm": 500}, "rest_reid_mm"),
     ({"relabel_share": 1.5}, "relabel_share"),
     ({"kind_floors": (("piece-red", 1.0),)}, "kind_floors"),
     ({"kind_floors": ("piece-red",)}, "kind_floors"),

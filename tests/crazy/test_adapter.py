@@ -128,6 +128,36 @@ def test_a_resting_card_read_as_another_and_back_is_no_play():
     assert seen_after[0]["player"] == "D"
 
 
+def rescored(ad):
+    """A new engine with the adapter's log applied, as the session re-scores it after a Correction."""
+    game = CrazyGame(setup(("A", "B", "C", "D"), dealer="A"))
+    for a in ad.log:
+        game.apply(ACTION_ADAPTER.validate_python(a))
+    ad.game = game
+    return game
+
+
+def test_a_card_read_as_another_and_back_again_is_the_card_first_read_not_a_card_on_top():
+    # seed 9020: C's B1 read as B4 for 0.3 s (a correction), then as B1 again 27 frames after the play,
+    # was taken as D's card laid on top: every later card went to the wrong player
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    seen(ad, game, "G1", IN_FRONT["C"], track=6, frame=40)
+    out = ad.observe(Observation("relabelled", 6, "G4", *IN_FRONT["C"], 55, confidence=0.61), t=55 / 30)
+    assert out == [Correction(2, {**ad.log[2], "card": "G4"})]
+    game = rescored(ad)
+    out = ad.observe(Observation("relabelled", 6, "G1", *IN_FRONT["C"], 70, confidence=0.83), t=70 / 30)
+    assert out == [Correction(2, {**ad.log[2], "card": "G1"})]
+    game = rescored(ad)
+    assert [(p, c.code("rook")) for p, c in game.round.current.cards] == [("B", "G7"), ("C", "G1")]
+    assert len(ad.log) == 3 and game.violations == []
+    # read as G4 again (a label it had): the same flicker, corrected back and forth, never a new play
+    out = ad.observe(Observation("relabelled", 6, "G4", *IN_FRONT["C"], 90, confidence=0.8), t=3.0)
+    assert out == [Correction(2, {**ad.log[2], "card": "G4"})] and len(ad.log) == 3
+    game = rescored(ad)
+    assert seen(ad, game, "G2", IN_FRONT["D"], track=7, frame=100)[0]["player"] == "D"
+
+
 def play_trick(ad, game, cards, first_track=1, frame=10):
     for k, (who, card) in enumerate(cards):
         seen(ad, game, card, IN_FRONT[who], track=first_track + k, frame=frame + 30 * k)

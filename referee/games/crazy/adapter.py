@@ -7,8 +7,11 @@
   the centre in bench_referee's videos; one 18 mm off was taken as the next seat's, out of turn.)
 - A card whose label the tracker corrects soon after it was played (it was misread while it slid in)
   corrects that play: the pipeline re-scores the log with the corrected action and drops stale
-  announcements. A later relabel, or one of a card with plays after it, is another card laid right on
-  top of it, if it is read surely (a card partly covered by the next one is misread less surely:
+  announcements. A relabel back to a card the play was already read as is the camera flickering
+  between two readings of one card (B1, then B4 for 0.3 s, then B1 again: seed 9020), whenever it
+  comes: the play takes that card again. Any other later relabel, or one of a card with plays after
+  it, is another card laid right on top of it, if it is read surely (a card partly covered by the
+  next one is misread less surely:
   0.53 and 0.66 mean confidence against 0.78 and 0.86 for true cards on top, seeds 9001-9008), and
   unless the card below belongs to a trick already complete: nobody leads onto a trick
   still lying there, so that is the trick being gathered, a card half hidden by the hand (an R13 read
@@ -70,6 +73,7 @@ class CrazyAdapter:
         self._impossible: set[int] = set()     # tracks read as a card that cannot be on the table
         self._plays_of: dict[int, list[int]] = {}  # track id -> log indices of every play it made
         self._trick_of: dict[int, tuple[int, int]] = {}  # track id -> (round, trick) its last play went to
+        self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -98,15 +102,19 @@ class CrazyAdapter:
             obs = replace(obs, kind="appeared")  # read again as a card that can be there: now it is a play
         if obs.kind == "relabelled" and obs.track_id in self._play_index:
             i = self._play_index[obs.track_id]
+            if obs.label in self._read_as.get(obs.track_id, ()):
+                # read back as what this play was taken for before: the camera flickers between two
+                # readings of one card (B1, B4 for 0.3 s, B1 again: seed 9020), no card came on top
+                if obs.label == self.log[i]["card"] or not self._can_be_on_table(obs.label):
+                    return []
+                return [self._correct(i, obs.track_id, obs.label)]
             last = max(self._play_index.values())
             if i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames:
                 if not self._can_be_on_table(obs.label):
                     # read back as a card already on the table: the play was the camera flickering
                     # between two readings of one resting card, not a card laid on top
                     return [self._take_back(obs.track_id, i)]
-                fixed = {**self.log[i], "card": obs.label}
-                self.log[i] = fixed
-                return [Correction(i, fixed)]
+                return [self._correct(i, obs.track_id, obs.label)]
             # a card at rest for a while, or with plays after it, was not misread: this is another card
             # laid right on top of it (the camera cannot see the one below any more), unless its trick is
             # complete (it is being gathered: the hand hides part of the card) or the new label is unsure
@@ -127,8 +135,16 @@ class CrazyAdapter:
             out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
             self._play_index[obs.track_id] = len(self.log) - 1
             self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
+            self._read_as[obs.track_id] = {obs.label}
             return out
         return []
+
+    def _correct(self, i: int, track: int, label: str) -> Correction:
+        """The play at log index ``i`` (``track``'s last) was this card, misread at first."""
+        fixed = {**self.log[i], "card": label}
+        self.log[i] = fixed
+        self._read_as.setdefault(track, set()).add(label)
+        return Correction(i, fixed)
 
     def _take_back(self, track: int, i: int) -> Correction:
         """Remove the play at log index ``i`` (the last play, made by ``track``)."""
