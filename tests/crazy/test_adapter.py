@@ -189,6 +189,18 @@ def test_a_card_known_outside_the_trick_that_comes_to_rest_in_it_is_played():
     assert len(game.round.current.cards) == 1
 
 
+def test_a_card_first_read_as_a_back_is_played_when_its_face_is_read():
+    # seed 9035: Ann's B14 came to rest read as a back, then as B14: no play was made
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=1)
+    assert seen(ad, game, "back", IN_FRONT["C"], track=2) == []
+    out = ad.observe(Observation("relabelled", 2, "G9", *IN_FRONT["C"], 40, old_label="back"), t=40 / 30)
+    assert [(a["player"], a["card"]) for a in out] == [("C", "G9")]
+    # a card read anew from one card to another is no such first sight (one laid on top, judged as before)
+    out = ad.observe(Observation("relabelled", 1, "G2", *IN_FRONT["B"], 200, old_label="G7", confidence=0.5))
+    assert out == [] and len(ad.log) == 3
+
+
 def test_a_card_near_the_centre_is_whoevers_turn_it_is_not_an_out_of_turn_play():
     # bench_referee seed 9007: C's card 18 mm right of the centre was taken as D's, out of turn
     game, ad = make()

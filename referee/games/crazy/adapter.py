@@ -22,6 +22,8 @@
   false. If the tracker later reads that card as one that can be on the table, that is the play. A
   play just made by a resting card read anew (taken as a card laid on top) that is then read back as
   a card already on the table was the camera flickering: the play is taken back.
+- A card first read as a back (slid in face down, its face under the hand) is played when its face is
+  first read.
 - A card the tracker already knew elsewhere (seen at rest outside the trick) that comes to rest in the
   trick area is played there, like a card that appears there.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
@@ -96,6 +98,11 @@ class CrazyAdapter:
         if obs.kind == "moved" and obs.track_id not in self._plays_of and obs.track_id not in self._impossible:
             # a card first at rest outside the trick (or a misread there, re-found by its label when the
             # real card came) now lies in it: that is its play (bench_referee seed 9003 lost Cyd's G14 so)
+            obs = replace(obs, kind="appeared")
+        if (obs.kind == "relabelled" and obs.track_id not in self._plays_of and obs.track_id not in self._impossible
+                and not self._is_card(obs.old_label or "")):
+            # first read as a back (it slid in face down, or the hand covered its face) and now as a card:
+            # the first time its face is seen, its play (seed 9035: Ann's B14, the round's last card)
             obs = replace(obs, kind="appeared")
         if obs.kind == "relabelled" and obs.track_id in self._impossible:
             self._impossible.discard(obs.track_id)
