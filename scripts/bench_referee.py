@@ -1,6 +1,7 @@
 """The referee's figures on simulated games from seeds not used in development: how many of the true
 actions it found (recall), how many of its actions were true (precision), whether the final score
-was exactly right, false violation calls per 1,000 actions, latency and speed.
+was exactly right, true fouls called and false violation calls per 1,000 actions, latency and speed.
+``--fouls RATE`` makes the simulated players foul (the simulator's rate); ``--players N`` seats more.
 
     .venv/bin/python scripts/bench_referee.py --game crazy --videos 3 --seconds 30 --perception model
     .venv/bin/python scripts/bench_referee.py --game crazy --perception truth   # everything after vision
@@ -60,13 +61,15 @@ def totals(sheet: dict):
 
 
 def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], perception: str, work: Path,
-            stride: int | None = None, incremental: bool = True) -> dict:
-    sim = work / f"{game}-{seed}-{seconds:g}s-{size[0]}x{size[1]}"
+            stride: int | None = None, incremental: bool = True, fouls: float = 0.0, players: int = 4) -> dict:
+    variant = (f"-fouls{fouls:g}" if fouls else "") + (f"-{players}p" if players != 4 else "")
+    sim = work / f"{game}-{seed}-{seconds:g}s-{size[0]}x{size[1]}{variant}"
     t0 = time.perf_counter()
     if not (sim / "truth.json").is_file():  # a kept video is reused (--keep): the same frames for every setting
-        simulate(game, seed=seed, out=sim, seconds=seconds, width=size[0], height=size[1], progress=False)
+        simulate(game, seed=seed, out=sim, seconds=seconds, width=size[0], height=size[1], progress=False,
+                 fouls=fouls, players=players)
     sim_s = time.perf_counter() - t0
-    out = work / f"{game}-{seed}-review-{perception}-stride{stride or 'auto'}{'' if incremental else '-whole'}"
+    out = work / f"{game}-{seed}{variant}-review-{perception}-stride{stride or 'auto'}{'' if incremental else '-whole'}"
     # what a camera cannot see comes from the operator: Crazy's rounds, fodbold's die, Crazy Kick's ball out
     res = review(game, sim / "video.mp4", out, read_setup(sim / "actions.jsonl"), perception=perception,
                  options=operator_calls(sim / "actions.jsonl"), calls=read_calls(sim / "actions.jsonl", game),
@@ -84,9 +87,12 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g]
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
     false_calls = sum((violations(res["scoresheet"]) - violations(truth_sheet)).values())
+    true_fouls = sum(violations(truth_sheet).values())
+    fouls_called = sum((violations(res["scoresheet"]) & violations(truth_sheet)).values())
     stats = res["stats"]
     return {"seed": seed, "truth": len(truth), "found": len(got), "matched": matched, "at_end": at_end,
             "score_ok": totals(res["scoresheet"]) == totals(truth_sheet), "false_calls": false_calls,
+            "true_fouls": true_fouls, "fouls_called": fouls_called,
             "latency": lat, "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
             "ms_per_frame": 1000 * stats["review seconds"] / max(stats["frames"], 1), "sim_s": sim_s}
 
@@ -106,29 +112,37 @@ def main(argv=None) -> int:
                         "models, every frame with the truth)")
     p.add_argument("--read-whole", action="store_true",
                    help="read the whole table view on every look (review --read-whole), not only what changed")
+    p.add_argument("--fouls", type=float, default=0.0,
+                   help="the simulator's foul rate (simulate --fouls): true fouls the referee must call")
+    p.add_argument("--players", type=int, default=4, help="players at the table (Crazy 4-12, Crazy Kick 2-8)")
     p.add_argument("--keep", help="keep the videos and reviews in this folder (and reuse videos already there)")
     args = p.parse_args(argv)
     size = tuple(int(v) for v in args.size.split("x"))
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-referee-"))
-    rows = [run_one(args.game, seed, args.seconds, size, args.perception, work, args.stride, not args.read_whole)
+    rows = [run_one(args.game, seed, args.seconds, size, args.perception, work, args.stride, not args.read_whole,
+                    args.fouls, args.players)
             for seed in range(args.first_seed, args.first_seed + args.videos)]
     print(f"\n{args.game}, {args.videos} videos of {args.seconds:g} s at {args.size}, perception {args.perception}, "
-          f"stride {args.stride or 'auto'}, {'whole views' if args.read_whole else 'changed parts re-read'}\n")
+          f"stride {args.stride or 'auto'}, {'whole views' if args.read_whole else 'changed parts re-read'}, "
+          f"{args.players} players, fouls {args.fouls:g}\n")
     print(f"| seed | true actions | found | matched | missed in the last {END_S:g} s | recall | precision | "
-          "score exact | false calls | latency median / max s | review x real time | ms/frame |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "score exact | true fouls called | false calls | latency median / max s | review x real time | ms/frame |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         lat = r["latency"]
         print(f"| {r['seed']} | {r['truth']} | {r['found']} | {r['matched']} | {r['at_end']} | "
               f"{r['matched'] / max(r['truth'], 1):.3f} | "
-              f"{r['matched'] / max(r['found'], 1):.3f} | {'yes' if r['score_ok'] else 'no'} | {r['false_calls']} | "
+              f"{r['matched'] / max(r['found'], 1):.3f} | {'yes' if r['score_ok'] else 'no'} | "
+              f"{r['fouls_called']}/{r['true_fouls']} | {r['false_calls']} | "
               f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
               f"{r['speed']:.1f} | {r['ms_per_frame']:.0f} |")
     t, f, m = (sum(r[k] for r in rows) for k in ("truth", "found", "matched"))
     lat = [x for r in rows for x in r["latency"]]
     calls = sum(r["false_calls"] for r in rows)
     print(f"| all | {t} | {f} | {m} | {sum(r['at_end'] for r in rows)} | {m / max(t, 1):.3f} | {m / max(f, 1):.3f} | "
-          f"{sum(r['score_ok'] for r in rows)}/{len(rows)} | {calls} ({1000 * calls / max(t, 1):.1f} per 1,000) | "
+          f"{sum(r['score_ok'] for r in rows)}/{len(rows)} | "
+          f"{sum(r['fouls_called'] for r in rows)}/{sum(r['true_fouls'] for r in rows)} | "
+          f"{calls} ({1000 * calls / max(t, 1):.1f} per 1,000) | "
           f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
           f"{statistics.mean(r['speed'] for r in rows):.1f} | {statistics.mean(r['ms_per_frame'] for r in rows):.0f} |")
     print(f"\nvideos in {work}" if args.keep else "")

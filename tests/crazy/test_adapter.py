@@ -189,6 +189,36 @@ def test_a_card_known_outside_the_trick_that_comes_to_rest_in_it_is_played():
     assert len(game.round.current.cards) == 1
 
 
+def test_a_card_held_back_as_impossible_and_read_right_after_a_later_play_goes_in_its_place():
+    # seed 9022: Dee's Y9 came to rest read as Y4 (already played); Ann's Y1 came next, then Dee's card
+    # was read as Y9. In the order read, Ann played out of turn, and so did every card after
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=1, frame=10)
+    seen(ad, game, "G9", IN_FRONT["C"], track=2, frame=40)
+    assert seen(ad, game, "G7", IN_FRONT["D"], track=3, frame=70) == []  # D's card misread as B's G7
+    out = seen(ad, game, "G2", (5, 5), track=4, frame=90)  # A's card, by the centre: whose turn (D) it seems
+    assert [(a["player"], a["card"]) for a in out] == [("D", "G2")]
+    out = ad.observe(Observation("relabelled", 3, "G12", *IN_FRONT["D"], 95, old_label="G7"), t=95 / 30)
+    assert out == [Correction(3, ad.log[3], why="G12 came to rest before the 1 card(s) played after it")]
+    assert [(a.get("player"), a.get("card"), a.get("frame")) for a in ad.log[1:]] == [
+        ("B", "G7", 10), ("C", "G9", 40), ("D", "G12", 70), ("A", "G2", 90)]
+    game = rescored(ad)
+    assert game.violations == [] and game.round.current.cards == [] and game.round.current.leader == "D"  # G12 won
+    # the indices moved with the log: A's card read anew a moment later corrects A's play
+    out = ad.observe(Observation("relabelled", 4, "G3", 5, 5, 100, old_label="G2"), t=100 / 30)
+    assert out == [Correction(4, ad.log[4])] and ad.log[4]["card"] == "G3" and len(ad.log) == 5
+
+
+def test_a_card_held_back_is_not_moved_back_into_a_trick_already_complete():
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=1, frame=10)
+    assert seen(ad, game, "G7", IN_FRONT["C"], track=3, frame=20) == []  # C's card misread as B's G7
+    play_trick(ad, game, [("C", "G9"), ("D", "G2"), ("A", "G13")], first_track=10, frame=40)
+    assert game.round.current.cards == []
+    out = ad.observe(Observation("relabelled", 3, "G12", *IN_FRONT["C"], 200, old_label="G7"), t=200 / 30)
+    assert [a["card"] for a in out if isinstance(a, dict)] == ["G12"] and ad.log[-1]["card"] == "G12"
+
+
 def test_a_card_first_read_as_a_back_is_played_when_its_face_is_read():
     # seed 9035: Ann's B14 came to rest read as a back, then as B14: no play was made
     game, ad = make()

@@ -19,7 +19,9 @@
 - A card that cannot be on the table is no play: one already played this round as often as the deck(s)
   hold it (the same card seen again after a hand hid it for long, or a misread), or one taken out of
   the deck for this deal. The camera made a mistake there, not the player; calling a foul would be
-  false. If the tracker later reads that card as one that can be on the table, that is the play. A
+  false. If the tracker later reads that card as one that can be on the table, that is the play, made
+  when the card came to rest: when other cards were played to the trick meanwhile, it goes before them
+  and who played each of those is judged again in that order. A
   play just made by a resting card read anew (taken as a card laid on top) that is then read back as
   a card already on the table was the camera flickering: the play is taken back.
 - A card first read as a back (slid in face down, its face under the hand) is played when its face is
@@ -36,7 +38,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ..adapters import Correction, camera_action
+from ..adapters import Correction, camera_action, replayed
+from .actions import ACTION_ADAPTER
 from .cards import CardError, parse_card
 from .rules import CrazyGame
 
@@ -72,7 +75,9 @@ class CrazyAdapter:
         self.rounds = list(rounds or [])
         self.log: list[dict] = []           # every action this adapter produced, in order
         self._play_index: dict[int, int] = {}  # track id -> index in log of its play
-        self._impossible: set[int] = set()     # tracks read as a card that cannot be on the table
+        # tracks read as a card that cannot be on the table -> (frame, t, trick) where they came to rest
+        self._impossible: dict[int, tuple[int, float | None, tuple[int, int]]] = {}
+        self._xy: dict[int, tuple[float, float]] = {}  # track id -> where its card lay when it was played
         self._plays_of: dict[int, list[int]] = {}  # track id -> log indices of every play it made
         self._trick_of: dict[int, tuple[int, int]] = {}  # track id -> (round, trick) its last play went to
         self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
@@ -104,8 +109,9 @@ class CrazyAdapter:
             # first read as a back (it slid in face down, or the hand covered its face) and now as a card:
             # the first time its face is seen, its play (seed 9035: Ann's B14, the round's last card)
             obs = replace(obs, kind="appeared")
+        held = None
         if obs.kind == "relabelled" and obs.track_id in self._impossible:
-            self._impossible.discard(obs.track_id)
+            held = self._impossible.pop(obs.track_id)
             obs = replace(obs, kind="appeared")  # read again as a card that can be there: now it is a play
         if obs.kind == "relabelled" and obs.track_id in self._play_index:
             i = self._play_index[obs.track_id]
@@ -131,20 +137,68 @@ class CrazyAdapter:
             obs = replace(obs, kind="appeared")
         if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)):
             if not self._can_be_on_table(obs.label):
-                self._impossible.add(obs.track_id)
+                self._impossible[obs.track_id] = (obs.frame, t, self._trick_now())
                 return []
+            if held is not None and self._played_since(held) is not None:
+                return [self._put_in_place(obs, held)]
             out = []
             r = self.game.round
             if (r is None or r.over) and self.rounds:
                 out.append(self.choose_round(self.rounds.pop(0), t))
             player = self._who_played(obs.x, obs.y)
             self._trick_of[obs.track_id] = self._trick_now()
+            self._xy[obs.track_id] = (obs.x, obs.y)
             out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
             self._play_index[obs.track_id] = len(self.log) - 1
             self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
             self._read_as[obs.track_id] = {obs.label}
             return out
         return []
+
+    def _played_since(self, held) -> int | None:
+        """The log index of the first play made after a card held back came to rest (``held``: its frame,
+        time and trick), when every action from there on is a play to that same trick, still open."""
+        frame, _, trick = held
+        if trick != self._trick_now():
+            return None
+        k = next((j for j, a in enumerate(self.log) if a.get("type") == "play" and a.get("frame", -1) > frame), None)
+        if k is None:
+            return None
+        owner = {j: tr for tr, js in self._plays_of.items() for j in js}
+        later = range(k, len(self.log))
+        if not all(self.log[j].get("type") == "play" and self._trick_of.get(owner.get(j)) == trick for j in later):
+            return None
+        return k
+
+    def _put_in_place(self, obs, held) -> Correction:
+        """A card held back (read as one that cannot be on the table) is read as one that can, after other
+        cards were played to its trick: it was played when it came to rest, before them (seed 9022: Dee's
+        Y9, read Y4 until after Ann's Y1 came; taken in the order seen, Ann's card was out of turn and so
+        was every card after). Who played each later card is judged again in the new order."""
+        k = self._played_since(held)
+        frame, t, trick = held
+        owner = {j: tr for tr, js in self._plays_of.items() for j in js}
+        scratch = self._scratch(self.log[:k])
+        new = camera_action({"type": "play", "player": self._who_played(obs.x, obs.y, scratch),
+                             "card": obs.label}, t, frame)
+        scratch.apply(ACTION_ADAPTER.validate_python(new))
+        moved = []
+        for j in range(k, len(self.log)):
+            a = {**self.log[j], "player": self._who_played(*self._xy[owner[j]], scratch)}
+            scratch.apply(ACTION_ADAPTER.validate_python(a))
+            moved.append(a)
+        self.log[k:] = [new, *moved]
+        for plays in self._plays_of.values():
+            plays[:] = [j + 1 if j >= k else j for j in plays]
+        self._plays_of[obs.track_id] = [k]
+        self._play_index = {tr: plays[-1] for tr, plays in self._plays_of.items()}
+        self._trick_of[obs.track_id], self._xy[obs.track_id] = trick, (obs.x, obs.y)
+        self._read_as[obs.track_id] = {obs.label}
+        return Correction(k, new, why=f"{obs.label} came to rest before the {len(moved)} card(s) played after it")
+
+    def _scratch(self, actions: list[dict]) -> CrazyGame:
+        """A fresh engine that has taken ``actions`` (the adapter never changes its own game)."""
+        return replayed(CrazyGame(self.game.setup), actions, ACTION_ADAPTER.validate_python)
 
     def _correct(self, i: int, track: int, label: str) -> Correction:
         """The play at log index ``i`` (``track``'s last) was this card, misread at first."""
@@ -170,8 +224,8 @@ class CrazyAdapter:
         r = self.game.round
         return (len(self.game.rounds) + 1, 1) if r is None or r.over else (r.number, len(r.tricks))
 
-    def _who_played(self, x: float, y: float) -> str:
-        game = self.game
+    def _who_played(self, x: float, y: float, game: CrazyGame | None = None) -> str:
+        game = game or self.game
         expected = game.to_play
         if expected is None:
             return game.chooser  # between rounds: the engine will say no round is on
