@@ -142,7 +142,8 @@ def test_a_card_read_as_another_and_back_again_is_the_card_first_read_not_a_card
     # was taken as D's card laid on top: every later card went to the wrong player
     game, ad = make()
     seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
-    seen(ad, game, "G1", IN_FRONT["C"], track=6, frame=40)
+    for a in ad.observe(Observation("appeared", 6, "G1", *IN_FRONT["C"], 40, confidence=0.6), t=40 / 30):
+        game.apply(ACTION_ADAPTER.validate_python(a))
     out = ad.observe(Observation("relabelled", 6, "G4", *IN_FRONT["C"], 55, confidence=0.61), t=55 / 30)
     assert out == [Correction(2, {**ad.log[2], "card": "G4"})]
     game = rescored(ad)
@@ -156,6 +157,20 @@ def test_a_card_read_as_another_and_back_again_is_the_card_first_read_not_a_card
     assert out == [Correction(2, {**ad.log[2], "card": "G4"})] and len(ad.log) == 3
     game = rescored(ad)
     assert seen(ad, game, "G2", IN_FRONT["D"], track=7, frame=100)[0]["player"] == "D"
+
+
+def test_a_card_read_surely_when_played_is_not_corrected_by_a_less_sure_read():
+    # seed 9041: Ann's B14 read at 0.91, then B4 at 0.68 as the hand gathered the trick: the correction
+    # changed the trick's winner, and every later card went to the wrong player
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    for a in ad.observe(Observation("appeared", 6, "G14", *IN_FRONT["C"], 40, confidence=0.91), t=40 / 30):
+        game.apply(ACTION_ADAPTER.validate_python(a))
+    assert ad.observe(Observation("relabelled", 6, "G4", *IN_FRONT["C"], 55, confidence=0.68), t=55 / 30) == []
+    assert ad.log[-1]["card"] == "G14"
+    # read about as surely, the new label is the correction
+    out = ad.observe(Observation("relabelled", 6, "G4", *IN_FRONT["C"], 58, confidence=0.85), t=58 / 30)
+    assert out == [Correction(2, {**ad.log[2], "card": "G4"})]
 
 
 def play_trick(ad, game, cards, first_track=1, frame=10):

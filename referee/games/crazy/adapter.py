@@ -45,6 +45,8 @@ from .rules import CrazyGame
 
 __all__ = ["CrazyAdapter", "Correction"]
 
+SURER_BY = 0.1  # a soon relabel corrects a play only when read at least about as surely as the card it replaces
+
 
 class CrazyAdapter:
     def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5,
@@ -81,6 +83,7 @@ class CrazyAdapter:
         self._plays_of: dict[int, list[int]] = {}  # track id -> log indices of every play it made
         self._trick_of: dict[int, tuple[int, int]] = {}  # track id -> (round, trick) its last play went to
         self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
+        self._sure: dict[int, float] = {}  # track id -> how surely its card was read when it was played
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -120,14 +123,19 @@ class CrazyAdapter:
                 # readings of one card (B1, B4 for 0.3 s, B1 again: seed 9020), no card came on top
                 if obs.label == self.log[i]["card"] or not self._can_be_on_table(obs.label):
                     return []
-                return [self._correct(i, obs.track_id, obs.label)]
+                return [self._correct(i, obs.track_id, obs.label, obs.confidence)]
             last = max(self._play_index.values())
             if i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames:
+                if obs.confidence < self._sure.get(obs.track_id, 0.0) - SURER_BY:
+                    # read less surely than the card was read when played: a hand over it (gathering the
+                    # trick), not a misread put right (seed 9041: Ann's B14 at 0.91, then B4 at 0.68 as the
+                    # trick was picked up: the trick's winner changed and every later card went astray)
+                    return []
                 if not self._can_be_on_table(obs.label):
                     # read back as a card already on the table: the play was the camera flickering
                     # between two readings of one resting card, not a card laid on top
                     return [self._take_back(obs.track_id, i)]
-                return [self._correct(i, obs.track_id, obs.label)]
+                return [self._correct(i, obs.track_id, obs.label, obs.confidence)]
             # a card at rest for a while, or with plays after it, was not misread: this is another card
             # laid right on top of it (the camera cannot see the one below any more), unless its trick is
             # complete (it is being gathered: the hand hides part of the card) or the new label is unsure
@@ -152,6 +160,7 @@ class CrazyAdapter:
             self._play_index[obs.track_id] = len(self.log) - 1
             self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
             self._read_as[obs.track_id] = {obs.label}
+            self._sure[obs.track_id] = obs.confidence
             return out
         return []
 
@@ -193,18 +202,19 @@ class CrazyAdapter:
         self._plays_of[obs.track_id] = [k]
         self._play_index = {tr: plays[-1] for tr, plays in self._plays_of.items()}
         self._trick_of[obs.track_id], self._xy[obs.track_id] = trick, (obs.x, obs.y)
-        self._read_as[obs.track_id] = {obs.label}
+        self._read_as[obs.track_id], self._sure[obs.track_id] = {obs.label}, obs.confidence
         return Correction(k, new, why=f"{obs.label} came to rest before the {len(moved)} card(s) played after it")
 
     def _scratch(self, actions: list[dict]) -> CrazyGame:
         """A fresh engine that has taken ``actions`` (the adapter never changes its own game)."""
         return replayed(CrazyGame(self.game.setup), actions, ACTION_ADAPTER.validate_python)
 
-    def _correct(self, i: int, track: int, label: str) -> Correction:
-        """The play at log index ``i`` (``track``'s last) was this card, misread at first."""
+    def _correct(self, i: int, track: int, label: str, confidence: float) -> Correction:
+        """The play at log index ``i`` (``track``'s last) was this card (read so surely), misread at first."""
         fixed = {**self.log[i], "card": label}
         self.log[i] = fixed
         self._read_as.setdefault(track, set()).add(label)
+        self._sure[track] = confidence
         return Correction(i, fixed)
 
     def _take_back(self, track: int, i: int) -> Correction:
