@@ -126,6 +126,8 @@ class Observation:
     from_xy: tuple[float, float] | None = None
     old_label: str | None = None
     confidence: float = 1.0
+    reads: tuple[str, ...] = ()  # a relabel's recent reads, oldest first: a card seen there for a look
+                                 # before another covered it may show in them (Crazy Kick: ``_missed``)
 
 
 class Tracker:
@@ -221,7 +223,7 @@ class Tracker:
             t.rest = (x, y)
         if relabel:
             out.append(Observation("relabelled", t.id, t.label, x, y, self.frame, old_label=t.reported_label,
-                                   confidence=t.confidence(t.label)))
+                                   confidence=t.confidence(t.label), reads=tuple(lab for lab, _ in t.reads)))
             t.reported_label = t.label
         return out
 

@@ -71,6 +71,15 @@ def test_a_new_card_on_top_of_a_pile_is_a_relabel():
     assert [v for k, v in out.items() if k > 3] == [[("relabelled", "white-3")]]
 
 
+def test_a_relabel_carries_the_reads_that_led_to_it():
+    # a card read for one look on a pile before the next covered it shows in the relabel's reads
+    t = Tracker(S)
+    frames = [[D("red-5", 0, 0)]] * 6 + [[D("red-7", 1, 0)]] + [[D("white-3", 1, 0)]] * 5
+    obs = [o for dets in frames for o in t.update(t.frame + 1, dets)]
+    relabel = next(o for o in obs if o.kind == "relabelled")
+    assert relabel.reads == ("red-5", "red-7", "white-3", "white-3", "white-3")
+
+
 def test_two_cards_side_by_side_keep_their_identities():
     t = Tracker(S)
     frames = [[D("G7", 100, 100), D("G8", 140, 100)]] * 8

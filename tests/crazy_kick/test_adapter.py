@@ -22,9 +22,10 @@ class Table:
         self.frame = 0
         self.events = []
 
-    def see(self, kind, track, label, xy, from_xy=None, old=None, frames=30):
+    def see(self, kind, track, label, xy, from_xy=None, old=None, frames=30, reads=()):
         self.frame += frames
-        obs = Observation(kind, track, label, float(xy[0]), float(xy[1]), self.frame, from_xy=from_xy, old_label=old)
+        obs = Observation(kind, track, label, float(xy[0]), float(xy[1]), self.frame, from_xy=from_xy, old_label=old,
+                          reads=tuple(reads))
         out = self.ad.observe(obs, t=self.frame / 30)
         for a in out:
             if isinstance(a, dict):
@@ -124,6 +125,31 @@ def test_a_late_relabel_to_a_card_that_follows_the_one_under_but_not_the_one_rea
     out = tb.see("relabelled", 2, other, CENTRE, old=first, frames=60)  # the read settles a second later
     assert [type(a) for a in out] == [Correction] and [c for c, _ in tb.plays()] == ["R01", other]
     assert not any(e.type == "violation" for e in tb.events) and tb.game.top.id == other
+
+
+def test_a_late_misread_the_next_card_proves_was_a_card_laid_on_it_is_a_foul_taken_back():
+    # seed 9061 (fouls 0.2): W35 on W52, then W47 read on it for 0.8 s (a foul, taken back) was taken
+    # for a late misread of W35; R32, laid on W35 next, was then called not_on_card
+    tb = Table()
+    g = tb.game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01"]
+    # R01, then a (legal), first on it; other (follows a, not first) read on first late; nxt follows first only
+    a, first, other, nxt = next(
+        (a, f, o, n) for a in ids if g.follows("R01", a) for f in ids if f != a and g.follows(a, f)
+        for o in ids if o not in (a, f) and g.follows(a, o) and not g.follows(f, o)
+        for n in ids if n not in (a, f, o) and g.catalog[n].team == "red" and g.follows(f, n)
+        and not g.follows(o, n) and not g.follows(a, n))
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("appeared", 2, a, CENTRE)
+    tb.see("relabelled", 2, first, CENTRE, old=a, frames=30)
+    tb.see("relabelled", 2, other, CENTRE, old=first, frames=60)  # taken for the first read settling late
+    assert [c for c, _ in tb.plays()] == ["R01", a, other]
+    tb.see("appeared", 5, nxt, PILE["Bob"])
+    out = tb.see("relabelled", 2, nxt, CENTRE, old=other, frames=10)
+    assert [type(x) for x in out][:1] == [Correction]
+    assert [c for c, _ in tb.plays()] == ["R01", a, first, other, nxt] and tb.plays()[-1] == (nxt, "Bob")
+    assert [e.data.get("violation") for e in tb.events if e.type == "violation"] == ["not_on_card"]
+    assert tb.game.top.id == nxt
 
 
 def test_a_quick_second_card_that_follows_legally_is_not_taken_for_a_misread():
@@ -248,6 +274,23 @@ def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
     _from_its_pile(tb, z)
     tb.see("relabelled", 1, z, CENTRE, old="R01", frames=151)
     assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
+
+
+def test_of_two_cards_that_could_have_gone_unseen_the_one_read_on_the_centre_went():
+    # seed 9059 (fouls 0.2): W27 read for one look on the centre before R34 covered it; other cards had
+    # just changed on the players' piles, so which one went to the centre was left open: two false calls
+    tb = Table()
+    a, z = _gone_unseen_then(tb)
+    b = next(c.id for c in tb.game.catalog if c.team == "red" and c.id != a and not (c.is_goal or c.is_keeper)
+             and tb.game.is_legal(c.id) and tb.game.follows(c.id, z))
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("appeared", 6, b, PILE["Ann"])
+    tb.see("vanished", 5, a, PILE["Bob"])
+    tb.see("vanished", 6, b, PILE["Ann"])
+    _from_its_pile(tb, z)
+    tb.see("relabelled", 1, z, CENTRE, old="R01", reads=(b, z, z))
+    assert [c for c, _ in tb.plays()] == ["R01", b, z] and "not_on_card" not in tb.kinds()
+    assert [a.get("unseen") for a in tb.ad.log if a["type"] == "play"] == [None, True, None]
 
 
 def test_the_top_read_anew_as_a_card_nobody_had_in_view_is_a_misread_not_a_foul():

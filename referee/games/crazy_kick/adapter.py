@@ -16,8 +16,11 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   A later relabel of the last card played is a misread too when the new card does not follow it
   but follows the card under it (a new card there would be a foul; an unsure read settling late
   is likelier); when the engine took the play and the corrected one would be a foul (not on top
-  of the player's piles), the late read is the misread, and nothing is called. Other later
-  relabels, and relabels of a card with another play after it, are new cards.
+  of the player's piles), the late read is the misread, and nothing is called. A late read taken
+  for a misread that the next card proves wrong (it follows the card first read, not the late one)
+  was a card laid on it and taken back: a foul, put in the log after the first card
+  (``_undo_late``). Other later relabels, and relabels of a card with another play after it, are
+  new cards.
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile, and so does a card that just left a pile (a back
@@ -126,6 +129,7 @@ class CrazyKickAdapter:
         self._last_xy: dict[str, tuple[float, float]] = {}  # card id -> where it last lay on a pile
         self._taken_back: set[int] = set()                  # tracks that left the centre (or vanished)
         self._left: dict[str, tuple[str, int]] = {}          # card id -> (player, frame) it left his pile
+        self._late: tuple | None = None  # (track, first play, its late correction, frame): see _undo_late
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -183,7 +187,7 @@ class CrazyKickAdapter:
             soon = obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
                 self.game.in_play(first["card"]) == "pile" and self.game.top is not None
                 and self.game.top.id == first["card"] and self.game.is_legal(card.id))
-            if soon or self._misread_late(first, card, obs.frame):
+            if soon or self._misread_late(first, card, obs):
                 fixed = {**first, "card": card.id}
                 player = self._who(obs, card)
                 if player is None:
@@ -199,6 +203,8 @@ class CrazyKickAdapter:
                     return []
                 self.log[i] = fixed
                 self._plays[obs.track_id] = (fixed, frame)
+                # a late read taken for a misread may yet prove a card laid on it (``_undo_late``)
+                self._late = None if soon else (obs.track_id, first, fixed, frame)
                 return [Correction(i, fixed)]
         if self._top_misread(obs, card):
             return []
@@ -215,7 +221,7 @@ class CrazyKickAdapter:
         return (obs.kind == "relabelled" and game.top is not None and obs.old_label == game.top.id
                 and not game.is_legal(card.id) and card.id not in self.seen_on and card.id not in self._left
                 and self._who(obs, card) is None and self._played_on(card) is None
-                and self._missed(card, obs.frame) is None)
+                and self._missed(card, obs) is None)
 
     def _free_twin(self, card):
         """The recogniser names a goal card and its twin alike, as the first twin (``same_faces``: the
@@ -229,7 +235,7 @@ class CrazyKickAdapter:
                      if c != card.id and self.game.is_legal(c)), None)
         return card if twin is None else self.game.catalog[twin]
 
-    def _misread_late(self, first: dict, card, frame: int) -> bool:
+    def _misread_late(self, first: dict, card, obs) -> bool:
         """A relabel of the last card played, later than ``correction_frames``, is a misread after all
         when, as a new card, it would be refused (it does not follow that card) but it follows the card
         under it, as the card first read did: the label settled late on an unsure read. A foul on the
@@ -240,14 +246,15 @@ class CrazyKickAdapter:
         if game.top is None or game.top.id != first["card"] or len(game.pile) < 2 or game.is_legal(card.id):
             return False
         return (game.in_play(card.id) is None and game.follows(game.pile[-2].id, card.id)
-                and self._missed(card, frame) is None)
+                and self._missed(card, obs) is None)
 
     def _play(self, obs, card, t) -> list:
-        played_on = self._played_on(card)
+        undone = self._undo_late(card)
+        played_on = self._played_on(card) if undone is None else None
         action = {"type": "play", "card": card.id}
         player = self._who(obs, card)
         out = []
-        missed = self._missed(card, obs.frame) if played_on is None else None
+        missed = self._missed(card, obs) if played_on is None and undone is None else None
         if missed is not None:  # the card before it, unseen on the centre: its play first
             out += self._unseen_first(missed[0], missed[1], t, obs.frame)
             out.append(self._emit({"type": "play", "card": missed[0], "player": missed[1], "unseen": True},
@@ -256,7 +263,9 @@ class CrazyKickAdapter:
         out += self._unseen_first(card.id, player, t, obs.frame)
         if player is not None:
             action["player"] = player
-        if played_on is None:
+        if undone is not None:
+            out = [undone]  # the session re-scores the whole log, this play in it
+        elif played_on is None:
             out.append(action)
         else:
             # the refused card counts after all; the session re-scores the whole log, this play in it
@@ -270,6 +279,28 @@ class CrazyKickAdapter:
         self._played(card.id)
         return out
 
+    def _undo_late(self, card) -> Correction | None:
+        """The last play was corrected late to the card read on it as a misread (``_misread_late``), and
+        ``card`` now follows the card first read but not the correction: the first card was right and the
+        other was laid on it, a foul the table took back (seed 9061, fouls 0.2: W35 on W52, then W47 on
+        W35 read for 0.8 s and taken back; as a misread of W35, R32 laid on W35 next was called
+        not_on_card). The first play is restored and the other follows it as a play of its own."""
+        late, self._late = self._late, None
+        if late is None:
+            return None
+        tid, first, fixed, frame = late
+        i = next((k for k, a in enumerate(self.log) if a is fixed), None)
+        game = self.game
+        if (i is None or any(a.get("type") == "play" for a in self.log[i + 1:]) or game.top is None
+                or game.top.id != fixed["card"] or game.is_legal(card.id)
+                or not game.follows(first["card"], card.id)):
+            return None
+        self.log[i] = first
+        self.log.insert(i + 1, fixed)
+        self._plays[tid] = (first, frame)
+        return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was laid on it "
+                                        "and taken back")
+
     def _played(self, card_id: str) -> None:
         """What a play settles: the card is no longer covered on a pile or awaited from one."""
         self._covered.pop(card_id, None)
@@ -282,15 +313,17 @@ class CrazyKickAdapter:
                     cards[tid] = (label, x, y, None)
                     self._dirty.add(p)
 
-    def _missed(self, card, frame: int) -> tuple[str, str] | None:
+    def _missed(self, card, obs) -> tuple[str, str] | None:
         """(card id, player) of the one card that left its owner's pile within ``missed_frames``, after
         the last play, and was never seen on the centre, when the engine would refuse ``card`` on its
         top but takes that card there and then ``card`` after it (checked on a scratch engine over the
         log, so a goal and the keeper's kick-off after it count too). The camera missed that card on the
         centre (a hand over it, the next card on it within a moment). Seed 9016: R37 left R2's pile and was
         covered by W28 unseen; W28 was called ``not_on_card`` on R50. With no such card, or two, the
-        engine judges ``card`` as it is."""
-        game = self.game
+        engine judges ``card`` as it is, unless one of several was read on the centre in the look or two
+        before ``card`` covered it (``obs.reads``; seed 9059, fouls 0.2: W27 read once under R34; four
+        other cards had just changed on the players' piles)."""
+        game, frame = self.game, obs.frame
         if game.over or game.is_legal(card.id):
             return None
         showing = {c[0] for cards in self.zone_cards.values() for c in cards.values()}
@@ -310,6 +343,8 @@ class CrazyKickAdapter:
                 {"type": "play", "card": c, "player": p}, self._t, frame)))
             if len(scratch.violations) == before and scratch.is_legal(card.id):
                 fits.append((c, p))
+        if len(fits) > 1:
+            fits = [f for f in fits if f[0] in obs.reads] or fits
         return fits[0] if len(fits) == 1 else None
 
     def _scratch(self, actions: list[dict]) -> CrazyKickGame:
