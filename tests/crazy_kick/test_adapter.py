@@ -150,6 +150,19 @@ def test_a_late_misread_the_next_card_proves_was_a_card_laid_on_it_is_a_foul_tak
     assert [c for c, _ in tb.plays()] == ["R01", a, first, other, nxt] and tb.plays()[-1] == (nxt, "Bob")
     assert [e.data.get("violation") for e in tb.events if e.type == "violation"] == ["not_on_card"]
     assert tb.game.top.id == nxt
+    # seed 9062: a card read in turn as itself and as another (W50, W52, W50, W52 late): the camera
+    # flickering, not a card laid on it; the next card restores it, and nobody fouled
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("appeared", 2, a, CENTRE)
+    tb.see("relabelled", 2, first, CENTRE, old=a, frames=30)
+    tb.see("relabelled", 2, other, CENTRE, old=first, frames=5)   # soon: a correction
+    tb.see("relabelled", 2, first, CENTRE, old=other, frames=5)   # and back
+    tb.see("relabelled", 2, other, CENTRE, old=first, frames=60)  # late: taken for a misread
+    tb.see("appeared", 5, nxt, PILE["Bob"])
+    out = tb.see("relabelled", 2, nxt, CENTRE, old=other, frames=10)
+    assert [type(x) for x in out][:1] == [Correction]
+    assert [c for c, _ in tb.plays()] == ["R01", a, first, nxt] and "violation" not in [e.type for e in tb.events]
 
 
 def test_a_quick_second_card_that_follows_legally_is_not_taken_for_a_misread():
@@ -336,6 +349,23 @@ def test_a_pile_top_misread_for_a_look_is_no_card_that_left_its_pile():
     tb.see("relabelled", 5, a, PILE["Bob"], old=b, frames=9)  # ... and read back
     tb.see("relabelled", 5, "back", PILE["Bob"], old=a, frames=9)  # then taken off
     tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
+
+
+def test_a_card_turned_up_on_a_pile_top_for_a_while_and_gone_again_left_the_pile():
+    """Seed 9059 (fouls 0.2): W27 turned up on W53 lay there 1 s, then went to the centre, read there for
+    one look before R34 covered it. Taken for a misread of W53 read back, it was never awaited."""
+    tb = Table()
+    probe = Table()
+    a, z = _gone_unseen_then(probe)
+    b = next(c.id for c in probe.game.catalog if c.team == "red" and c.id != a and not (c.is_goal or c.is_keeper)
+             and probe.game.in_play(c.id) is None and c.id != z)
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("appeared", 5, b, PILE["Bob"])
+    tb.see("relabelled", 5, a, PILE["Bob"], old=b, frames=9)   # a turned up onto b ...
+    tb.see("relabelled", 5, b, PILE["Bob"], old=a, frames=30)  # ... and gone a second later: b shows again
+    _from_its_pile(tb, z)
+    tb.see("relabelled", 1, z, CENTRE, old="R01", frames=9)
     assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.game.violations == []
 
 

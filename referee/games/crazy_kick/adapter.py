@@ -129,7 +129,8 @@ class CrazyKickAdapter:
         self._last_xy: dict[str, tuple[float, float]] = {}  # card id -> where it last lay on a pile
         self._taken_back: set[int] = set()                  # tracks that left the centre (or vanished)
         self._left: dict[str, tuple[str, int]] = {}          # card id -> (player, frame) it left his pile
-        self._late: tuple | None = None  # (track, first play, its late correction, frame): see _undo_late
+        self._late: tuple | None = None  # (track, first play, its late correction, frame, flicker): _undo_late
+        self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -203,8 +204,11 @@ class CrazyKickAdapter:
                     return []
                 self.log[i] = fixed
                 self._plays[obs.track_id] = (fixed, frame)
-                # a late read taken for a misread may yet prove a card laid on it (``_undo_late``)
-                self._late = None if soon else (obs.track_id, first, fixed, frame)
+                # a late read taken for a misread may yet prove a card laid on it (``_undo_late``), unless
+                # the play was read as that card before (the camera flickering between two readings)
+                seen = self._read_as.setdefault(obs.track_id, {first["card"]})
+                self._late = None if soon else (obs.track_id, first, fixed, frame, card.id in seen)
+                seen.add(card.id)
                 return [Correction(i, fixed)]
         if self._top_misread(obs, card):
             return []
@@ -276,6 +280,7 @@ class CrazyKickAdapter:
             out = [Correction(i, fixed, why=f"{card.id} was laid on {fixed['card']}: a card before it was missed")]
         self._emit(action, t, obs.frame)
         self._plays[obs.track_id] = (action, obs.frame)
+        self._read_as[obs.track_id] = {card.id}
         self._played(card.id)
         return out
 
@@ -288,7 +293,7 @@ class CrazyKickAdapter:
         late, self._late = self._late, None
         if late is None:
             return None
-        tid, first, fixed, frame = late
+        tid, first, fixed, frame, flicker = late
         i = next((k for k, a in enumerate(self.log) if a is fixed), None)
         game = self.game
         if (i is None or any(a.get("type") == "play" for a in self.log[i + 1:]) or game.top is None
@@ -296,8 +301,10 @@ class CrazyKickAdapter:
                 or not game.follows(first["card"], card.id)):
             return None
         self.log[i] = first
-        self.log.insert(i + 1, fixed)
         self._plays[tid] = (first, frame)
+        if flicker:  # read as that card before, and back (seed 9062: W50 and W52 in turn): a misread
+            return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was a misread")
+        self.log.insert(i + 1, fixed)
         return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was laid on it "
                                         "and taken back")
 
@@ -456,9 +463,12 @@ class CrazyKickAdapter:
                         # centre: unseen until it is played, else it would look not on top.
                         masked = before[3] if before is not None else None
                         old = obs.old_label if obs.kind == "relabelled" else None
-                        if masked is not None and masked[0] == obs.label:
-                            # read back: the top never left, and what was read meanwhile was a misread
-                            # (seed 9027: W52 read W50 for a look; W50 was then taken as gone unseen)
+                        if (masked is not None and masked[0] == obs.label
+                                and obs.frame - masked[1] <= 2 * self.correction_frames):
+                            # read back soon: the top never left, and what was read meanwhile was a misread
+                            # (seed 9027: W52 read W50 for a look; W50 was then taken as gone unseen). Read
+                            # for longer, it was a card turned up on the top that left again (seed 9059,
+                            # fouls 0.2: W27 on W53 for 1 s, then on the centre for a look under R34)
                             masked = None
                             if old is not None:
                                 self._left.pop(old, None)
