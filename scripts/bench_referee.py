@@ -1,7 +1,8 @@
 """The referee's figures on simulated games from seeds not used in development: how many of the true
 actions it found (recall), how many of its actions were true (precision), whether the final score
 was exactly right, true fouls called (of those the plays prove: ``provable``) and false violation
-calls per 1,000 actions, latency and speed.
+calls per 1,000 actions (a call that names no player, where the camera could not tell who laid
+the card, counts as the true call of its type it stands for), latency and speed.
 ``--fouls RATE`` makes the simulated players foul (the simulator's rate); ``--players N`` seats more.
 
     .venv/bin/python scripts/bench_referee.py --game crazy --videos 3 --seconds 30 --perception model
@@ -58,6 +59,21 @@ def violations(sheet: dict) -> Counter:
     return Counter((v.get("type"), v.get("player")) for v in sheet.get("violations", []))
 
 
+def named(calls: Counter, truth: Counter) -> Counter:
+    """``calls`` with each one that names no player (the camera could not tell who laid the card) given the
+    player of a true call of that type left unmatched, so a foul called without a name is not false."""
+    out = Counter({k: n for k, n in calls.items() if k[1] is not None})
+    spare = truth - out
+    for (kind, _), n in ((k, n) for k, n in calls.items() if k[1] is None):
+        for _ in range(n):
+            match = next((k for k in spare if k[0] == kind and spare[k] > 0), None)
+            key = match or (kind, None)
+            out[key] += 1
+            if match:
+                spare[match] -= 1
+    return out
+
+
 def provable(game: str, path: Path) -> dict:
     """The scoresheet of the true actions without what no camera sees (the deal: Crazy's hands), so
     what a referee that saw every play right could call. A Crazy revoke is proven only when the player
@@ -101,10 +117,11 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     at_end = sum(1 for a in truth if id(a) not in seen_true and a.get("frame", 0) >= info["frames"] - END_S * fps)
     lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g]
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
-    false_calls = sum((violations(res["scoresheet"]) - violations(truth_sheet)).values())
+    called = named(violations(res["scoresheet"]), violations(truth_sheet))
+    false_calls = sum((called - violations(truth_sheet)).values())
     true_fouls = sum(violations(truth_sheet).values())
     fair = violations(provable(game, sim / "actions.jsonl")) & violations(truth_sheet)
-    fouls_called = sum((violations(res["scoresheet"]) & fair).values())
+    fouls_called = sum((called & fair).values())
     stats = res["stats"]
     return {"seed": seed, "truth": len(truth), "found": len(got), "matched": matched, "at_end": at_end,
             "score_ok": totals(res["scoresheet"]) == totals(truth_sheet), "false_calls": false_calls,
