@@ -262,14 +262,9 @@ def _from_its_pile(tb, card, track=9):
     tb.see("vanished", track, card, PILE[owner])
 
 
-def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
-    tb = Table()  # nothing left a pile: the foul stands
-    a, z = _gone_unseen_then(tb)
-    tb.see("appeared", 5, a, PILE["Bob"])  # still on Bob's pile
-    _from_its_pile(tb, z)
-    tb.see("relabelled", 1, z, CENTRE, old="R01")
-    assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
-    tb = Table()  # two cards that each fit left their piles: no telling which
+def _two_gone_unseen_then(tb):
+    """Two cards that would each fit before z left Bob's and Ann's piles unseen; z is seen on its pile.
+    Returns (Ann's card, z)."""
     a, z = _gone_unseen_then(tb)
     b = next(c.id for c in tb.game.catalog if c.team == "red" and c.id != a and not (c.is_goal or c.is_keeper)
              and tb.game.is_legal(c.id) and tb.game.follows(c.id, z))
@@ -278,6 +273,18 @@ def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
     tb.see("vanished", 5, a, PILE["Bob"])
     tb.see("vanished", 6, b, PILE["Ann"])
     _from_its_pile(tb, z)
+    return b, z
+
+
+def test_no_card_is_made_up_when_none_or_two_could_have_gone_unseen():
+    tb = Table()  # nothing left a pile: the foul stands
+    a, z = _gone_unseen_then(tb)
+    tb.see("appeared", 5, a, PILE["Bob"])  # still on Bob's pile
+    _from_its_pile(tb, z)
+    tb.see("relabelled", 1, z, CENTRE, old="R01")
+    assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
+    tb = Table()  # two cards that each fit left their piles: no telling which
+    _, z = _two_gone_unseen_then(tb)
     tb.see("relabelled", 1, z, CENTRE, old="R01")
     assert [c for c, _ in tb.plays()] == ["R01", z] and tb.kinds()[-1] == "not_on_card"
     tb = Table()  # it left too long ago (missed_frames)
@@ -293,14 +300,7 @@ def test_of_two_cards_that_could_have_gone_unseen_the_one_read_on_the_centre_wen
     # seed 9059 (fouls 0.2): W27 read for one look on the centre before R34 covered it; other cards had
     # just changed on the players' piles, so which one went to the centre was left open: two false calls
     tb = Table()
-    a, z = _gone_unseen_then(tb)
-    b = next(c.id for c in tb.game.catalog if c.team == "red" and c.id != a and not (c.is_goal or c.is_keeper)
-             and tb.game.is_legal(c.id) and tb.game.follows(c.id, z))
-    tb.see("appeared", 5, a, PILE["Bob"])
-    tb.see("appeared", 6, b, PILE["Ann"])
-    tb.see("vanished", 5, a, PILE["Bob"])
-    tb.see("vanished", 6, b, PILE["Ann"])
-    _from_its_pile(tb, z)
+    b, z = _two_gone_unseen_then(tb)
     tb.see("relabelled", 1, z, CENTRE, old="R01", reads=(b, z, z))
     assert [c for c, _ in tb.plays()] == ["R01", b, z] and "not_on_card" not in tb.kinds()
     assert [a.get("unseen") for a in tb.ad.log if a["type"] == "play"] == [None, True, None]
