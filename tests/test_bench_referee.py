@@ -1,0 +1,38 @@
+"""The referee benchmark's scoring of fouls (scripts/bench_referee.py): what counts as called, and as provable."""
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+
+from bench_referee import named, provable, violations  # noqa: E402
+
+from referee.games.crazy.actions import ACTION_ADAPTER  # noqa: E402
+from referee.games.crazy.rules import CrazyGame  # noqa: E402
+from referee.games.crazy.simulate import random_game  # noqa: E402
+
+
+def test_a_call_naming_no_player_stands_for_an_unmatched_true_call_of_its_type():
+    calls = Counter({("no_keeper", None): 2, ("not_on_card", "W1"): 1})
+    truth = Counter({("no_keeper", "R2"): 1, ("not_on_card", "W1"): 1})
+    assert named(calls, truth) == Counter({("no_keeper", "R2"): 1, ("no_keeper", None): 1, ("not_on_card", "W1"): 1})
+    assert named(Counter({("revoke", None): 1}), Counter()) == Counter({("revoke", None): 1})
+
+
+def test_provable_fouls_are_the_ones_the_plays_prove_without_the_hands(tmp_path):
+    # the simulator knows the hands and logs a revoke at once; seen plays prove it only when the player
+    # later plays the colour he showed out of, which a log cut short may never show
+    for seed in range(60):
+        log = random_game(random.Random(seed), ["A", "B", "C", "D"], "rook", fouls=0.5)[:20]
+        path = tmp_path / f"{seed}.jsonl"
+        path.write_text("".join(json.dumps(a) + "\n" for a in log))
+        known = CrazyGame(ACTION_ADAPTER.validate_python(log[0]))
+        for a in log[1:]:
+            known.apply(ACTION_ADAPTER.validate_python(a))
+        full, seen = violations(known.scoresheet()), violations(provable("crazy", path))
+        assert not seen - full, "nothing provable that the full log does not hold"
+        if sum(seen.values()) < sum(full.values()):
+            return
+    raise AssertionError("no log cut short left a revoke unproven")
