@@ -520,6 +520,20 @@ def test_with_tracked_piles_a_card_seen_covered_and_then_played_is_not_on_top():
     assert tb.kinds()[-1] == "not_on_top" and tb.game.top is None
 
 
+def test_with_tracked_piles_a_top_the_camera_flickers_on_is_not_seen_covered():
+    # seed 9063 (fouls 0.2): W30 on W2's pile read W28 now and then; W28 outlasted the wait once, W30
+    # was taken as covered under it, and called not_on_top when played
+    tb = Table(options={"track_piles": True})
+    for i, c in enumerate(["R01", "R10", "R20"]):
+        tb.see("appeared", 10 + i, c, (-190 + 40 * i, 300))
+    tb.see("relabelled", 10, "R30", (-190, 300), old="R01", frames=3)  # misread ...
+    tb.see("relabelled", 10, "R01", (-190, 300), old="R30", frames=9)  # ... and read back
+    tb.see("relabelled", 10, "R30", (-190, 300), old="R01", frames=9)  # and misread again, for long
+    tb.see("appeared", 30, "W20", PILE["Dee"], frames=40)
+    tb.see("appeared", 20, "R01", CENTRE)
+    assert "not_on_top" not in tb.kinds() and tb.game.top.id == "R01"
+
+
 def test_a_card_turned_up_onto_a_pile_counts_as_its_top_after_a_wait():
     tb = Table(options={"track_piles": True}, pile_wait_frames=30)
     tb.see("appeared", 1, "R10", (-150, 300))

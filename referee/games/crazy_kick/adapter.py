@@ -121,7 +121,8 @@ class CrazyKickAdapter:
             self._twins.setdefault(first, []).append(c)
         self.log: list[dict] = []
         self.seen_on: dict[str, str] = {}                   # card id -> player whose pile it last lay on
-        # player -> track id -> (label, x, y, masked: (the unplayed card it replaced, frame) or None)
+        # player -> track id -> (label, x, y, masked: (the unplayed card it replaced, frame, read as this
+        # card before: a flicker) or None)
         self.zone_cards: dict[str, dict[int, tuple]] = {p: {} for p in self.pile_zones}
         self._plays: dict[int, tuple[dict, int]] = {}       # track id -> (its play action, frame)
         self._dirty: set[str] = set()                       # players whose tops changed since the last table
@@ -131,6 +132,7 @@ class CrazyKickAdapter:
         self._left: dict[str, tuple[str, int]] = {}          # card id -> (player, frame) it left his pile
         self._late: tuple | None = None  # (track, first play, its late correction, frame, flicker): _undo_late
         self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
+        self._pile_reads: dict[int, set[str]] = {}  # track id -> every card it was read as on a pile
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -443,7 +445,8 @@ class CrazyKickAdapter:
             for tid, (label, x, y, masked) in list(cards.items()):
                 if masked is not None and obs.frame - masked[1] > self.pile_wait_frames:
                     cards[tid] = (label, x, y, None)
-                    self._covered[masked[0]] = p  # it never reached the centre: it lies under this card
+                    if not masked[2]:  # it never reached the centre: it lies under this card
+                        self._covered[masked[0]] = p
                     changed.add(p)
         before = None
         for p, cards in self.zone_cards.items():
@@ -474,9 +477,15 @@ class CrazyKickAdapter:
                                 self._left.pop(old, None)
                         elif (old in self.game.catalog.cards and self.game.in_play(old) is None
                                 and self.seen_on.get(old) == p):
-                            masked = (old, obs.frame)
+                            # read as this card before, then as the old top again: the two may be one
+                            # card the camera flickers on, so it is no evidence the old top lies covered
+                            # (seed 9063, fouls 0.2: W30 read W28 now and then; played, it was called
+                            # not_on_top)
+                            flicker = obs.label in self._pile_reads.get(obs.track_id, ())
+                            masked = (old, obs.frame, flicker)
                             self._left[old] = (p, obs.frame)
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
+                        self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
                         self._covered.pop(obs.label, None)
                         self._left.pop(obs.label, None)
                         self._last_xy[obs.label] = (obs.x, obs.y)
