@@ -418,6 +418,34 @@ def test_a_goal_the_camera_missed_is_played_before_the_keepers_kick_off_after_it
     assert tb.game.score == {"red": 1, "white": 0} and tb.game.violations == []
 
 
+def test_with_tracked_piles_tops_that_change_about_a_goal_are_laid_out_anew_not_covered():
+    # seed 9070: a goal, the piles laid out anew (R42 now on another pile); R42 was taken as covered under
+    # the card now showing where it lay, and called not_on_top when played
+    tb = Table(options={"track_piles": True})
+    tb.see("appeared", 1, "R01", CENTRE)
+    game = tb.game
+    passer = next(c for c in game.legal_cards() if game.catalog[c].team == "red" and not game.catalog[c].is_goal
+                  and any(g.is_goal and g.team == "red" and g.player in game.catalog[c].passes
+                          for g in game.catalog))
+    tb.see("relabelled", 1, passer, CENTRE, old="R01")
+    goal = next(g.id for g in game.catalog if g.is_goal and g.team == "red"
+                and g.player in game.catalog[passer].passes)
+    keeper = next(c.id for c in game.catalog if c.team == "white" and c.is_keeper)
+    spare = [c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)
+             and game.in_play(c.id) is None and c.id != passer]
+    spare = [next(c for c in spare if game.follows(keeper, c))] + [c for c in spare if not game.follows(keeper, c)][:1]
+    others = [c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)
+              and game.in_play(c.id) is None and c.id not in (passer, *spare)][:2]
+    for i, c in enumerate([spare[0], *others]):  # Ann's three pile tops
+        tb.see("appeared", 10 + i, c, (-190 + 40 * i, 300))
+    tb.see("relabelled", 1, goal, CENTRE, old=passer)  # the goal
+    tb.see("relabelled", 10, spare[1], (-190, 300), old=spare[0], frames=3)  # laid out anew
+    tb.see("relabelled", 1, keeper, CENTRE, old=goal, frames=40)  # the kick-off, the wait long over
+    assert tb.game.score == {"red": 1, "white": 0}
+    tb.see("relabelled", 1, spare[0], CENTRE, old=keeper)  # from the pile it lies on now
+    assert "not_on_top" not in tb.kinds()
+
+
 def test_a_refused_card_taken_back_stays_a_foul_whatever_comes_next():
     tb = Table()
     a, z = _missed_keeper_then(tb)

@@ -133,6 +133,7 @@ class CrazyKickAdapter:
         self._late: tuple | None = None  # (track, first play, its late correction, frame, flicker): _undo_late
         self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
         self._pile_reads: dict[int, set[str]] = {}  # track id -> every card it was read as on a pile
+        self._goal_frames: list[int] = []  # frames of the goals played
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -265,7 +266,7 @@ class CrazyKickAdapter:
             out += self._unseen_first(missed[0], missed[1], t, obs.frame)
             out.append(self._emit({"type": "play", "card": missed[0], "player": missed[1], "unseen": True},
                                   t, obs.frame))
-            self._played(missed[0])
+            self._played(missed[0], obs.frame)
         out += self._unseen_first(card.id, player, t, obs.frame)
         if player is not None:
             action["player"] = player
@@ -283,7 +284,7 @@ class CrazyKickAdapter:
         self._emit(action, t, obs.frame)
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
-        self._played(card.id)
+        self._played(card.id, obs.frame)
         return out
 
     def _undo_late(self, card) -> Correction | None:
@@ -310,12 +311,13 @@ class CrazyKickAdapter:
         return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was laid on it "
                                         "and taken back")
 
-    def _played(self, card_id: str) -> None:
+    def _played(self, card_id: str, frame: int) -> None:
         """What a play settles: the card is no longer covered on a pile or awaited from one."""
         self._covered.pop(card_id, None)
         self._left.pop(card_id, None)
         if self.game.catalog[card_id].is_goal:
             self._covered.clear()  # everyone picks up and lays out again
+            self._goal_frames.append(frame)
         for p, cards in self.zone_cards.items():  # the card under it may be reported now
             for tid, (label, x, y, masked) in list(cards.items()):
                 if masked is not None and masked[0] == card_id:
@@ -445,7 +447,11 @@ class CrazyKickAdapter:
             for tid, (label, x, y, masked) in list(cards.items()):
                 if masked is not None and obs.frame - masked[1] > self.pile_wait_frames:
                     cards[tid] = (label, x, y, None)
-                    if not masked[2]:  # it never reached the centre: it lies under this card
+                    # it never reached the centre: it lies under this card; not when the tops changed
+                    # about a goal, as everyone lays out again (seed 9070: R42 laid on another pile as
+                    # the piles were laid out anew, then called not_on_top)
+                    if not masked[2] and not any(abs(masked[1] - g) <= self.pile_wait_frames
+                                                 for g in self._goal_frames):
                         self._covered[masked[0]] = p
                     changed.add(p)
         before = None
