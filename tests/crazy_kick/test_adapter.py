@@ -400,8 +400,8 @@ def test_a_late_relabel_explained_by_a_card_that_left_its_pile_is_a_new_card_on_
     assert [c for c, _ in tb.plays()] == ["R01", l, m, n] and tb.game.violations == []
 
 
-def test_a_goal_the_camera_missed_is_played_before_the_keepers_kick_off_after_it():
-    tb = Table()
+def _kick_off_and_pass_to_a_scorer(tb):
+    """R01 kicks off and a red pass to a player with a goal card follows: (that pass, his goal card)."""
     tb.see("appeared", 1, "R01", CENTRE)
     game = tb.game
     passer = next(c for c in game.legal_cards() if game.catalog[c].team == "red" and not game.catalog[c].is_goal
@@ -410,6 +410,13 @@ def test_a_goal_the_camera_missed_is_played_before_the_keepers_kick_off_after_it
     tb.see("relabelled", 1, passer, CENTRE, old="R01")
     goal = next(g.id for g in game.catalog if g.is_goal and g.team == "red"
                 and g.player in game.catalog[passer].passes)
+    return passer, goal
+
+
+def test_a_goal_the_camera_missed_is_played_before_the_keepers_kick_off_after_it():
+    tb = Table()
+    game = tb.game
+    passer, goal = _kick_off_and_pass_to_a_scorer(tb)
     tb.see("appeared", 5, goal, PILE["Ann"])
     tb.see("vanished", 5, goal, PILE["Ann"])  # laid on the centre under a hand, the pile gathered at once
     keeper = next(c.id for c in game.catalog if c.team == "white" and c.is_keeper)
@@ -422,14 +429,8 @@ def test_with_tracked_piles_tops_that_change_about_a_goal_are_laid_out_anew_not_
     # seed 9070: a goal, the piles laid out anew (R42 now on another pile); R42 was taken as covered under
     # the card now showing where it lay, and called not_on_top when played
     tb = Table(options={"track_piles": True})
-    tb.see("appeared", 1, "R01", CENTRE)
     game = tb.game
-    passer = next(c for c in game.legal_cards() if game.catalog[c].team == "red" and not game.catalog[c].is_goal
-                  and any(g.is_goal and g.team == "red" and g.player in game.catalog[c].passes
-                          for g in game.catalog))
-    tb.see("relabelled", 1, passer, CENTRE, old="R01")
-    goal = next(g.id for g in game.catalog if g.is_goal and g.team == "red"
-                and g.player in game.catalog[passer].passes)
+    passer, goal = _kick_off_and_pass_to_a_scorer(tb)
     keeper = next(c.id for c in game.catalog if c.team == "white" and c.is_keeper)
     spare = [c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)
              and game.in_play(c.id) is None and c.id != passer]

@@ -147,8 +147,9 @@ class CrazyAdapter:
             if not self._can_be_on_table(obs.label):
                 self._impossible[obs.track_id] = (obs.frame, t, self._trick_now())
                 return []
-            if held is not None and self._played_since(held) is not None:
-                return [self._put_in_place(obs, held)]
+            k = self._played_since(held) if held is not None else None
+            if k is not None:
+                return [self._put_in_place(obs, held, k)]
             out = []
             r = self.game.round
             if (r is None or r.over) and self.rounds:
@@ -179,12 +180,12 @@ class CrazyAdapter:
             return None
         return k
 
-    def _put_in_place(self, obs, held) -> Correction:
+    def _put_in_place(self, obs, held, k: int) -> Correction:
         """A card held back (read as one that cannot be on the table) is read as one that can, after other
         cards were played to its trick: it was played when it came to rest, before them (seed 9022: Dee's
         Y9, read Y4 until after Ann's Y1 came; taken in the order seen, Ann's card was out of turn and so
-        was every card after). Who played each later card is judged again in the new order."""
-        k = self._played_since(held)
+        was every card after). It goes in at log index ``k`` (``_played_since``); who played each later
+        card is judged again in the new order."""
         frame, t, trick = held
         owner = {j: tr for tr, js in self._plays_of.items() for j in js}
         scratch = self._scratch(self.log[:k])

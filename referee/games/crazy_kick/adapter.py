@@ -184,7 +184,7 @@ class CrazyKickAdapter:
         if obs.kind not in ("appeared", "moved", "relabelled") or self.game.in_play(card.id) is not None:
             return []
         first, frame = self._plays.get(obs.track_id, (None, None))
-        i = next((k for k, a in enumerate(self.log) if a is first), None)  # None: undone meanwhile
+        i = self._index_of(first)  # None: undone meanwhile
         later = i is not None and any(a.get("type") == "play" for a in self.log[i + 1:])
         if obs.kind == "relabelled" and i is not None and not later:
             refused = self.game.in_play(first["card"]) is None  # the engine never laid the first read
@@ -297,7 +297,7 @@ class CrazyKickAdapter:
         if late is None:
             return None
         tid, first, fixed, frame, flicker = late
-        i = next((k for k, a in enumerate(self.log) if a is fixed), None)
+        i = self._index_of(fixed)
         game = self.game
         if (i is None or any(a.get("type") == "play" for a in self.log[i + 1:]) or game.top is None
                 or game.top.id != fixed["card"] or game.is_legal(card.id)
@@ -310,6 +310,10 @@ class CrazyKickAdapter:
         self.log.insert(i + 1, fixed)
         return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was laid on it "
                                         "and taken back")
+
+    def _index_of(self, action: dict | None) -> int | None:
+        """Where this very action (not an equal one) stands in the log; None when it is gone."""
+        return next((k for k, a in enumerate(self.log) if a is action), None)
 
     def _played(self, card_id: str, frame: int) -> None:
         """What a play settles: the card is no longer covered on a pile or awaited from one."""
