@@ -48,6 +48,11 @@ class TrackerSettings:
     relabel_within_mm: float = 15  # another label this near is the same object misread (or a pile's new top);
                                    # farther off it is another object (a card played beside it)
     min_confidence: float = 0.5   # a card read with less is left out: better no call than a false one
+    sighting_floor: float = 0.25  # a read under the floor but above this, of an object's own label right at its
+                                  # place (within still_mm), keeps it in view: no vote, but not a miss either.
+                                  # A tentative track that skipped a look was dropped as noise (Crazy 9030:
+                                  # Cyd's R11 read 0.77, 0.49, 0.67 in three looks before the trick was
+                                  # gathered, never confirmed; every later play was then out of turn)
     kind_floors: tuple[tuple[str, float], ...] = ()  # (kind, floor): kinds (``kind_of``) read with another
                                   # floor than min_confidence (fodbold: a face-down card from 0.1, as it makes no
                                   # call, and a deck the tracker holds tells a face read on it for a misread)
@@ -69,6 +74,7 @@ class TrackerSettings:
              "rest_reid_mm must be None or in [0, reid_distance_mm]"),
             (0 <= self.relabel_within_mm <= self.max_distance_mm, "relabel_within_mm must be in [0, max_distance_mm]"),
             (0 <= self.min_confidence < 1, "min_confidence must be in [0, 1)"),
+            (0 <= self.sighting_floor <= self.min_confidence, "sighting_floor must be in [0, min_confidence]"),
             (_floor_pairs(self.kind_floors), "kind_floors must be (kind, floor) pairs with each floor in [0, 1)"),
             (0 <= self.relabel_share <= 1, "relabel_share must be in [0, 1]"),
         ]
@@ -158,7 +164,9 @@ class Tracker:
             raise ValueError(f"frames must come in order: got {frame} after {self.frame}")
         self.frame = frame
         s = self.settings
-        dets = [d for d in detections if d.confidence >= self._floors.get(self.kind_of(d.label), s.min_confidence)]
+        floor = lambda d: self._floors.get(self.kind_of(d.label), s.min_confidence)  # noqa: E731
+        dets = [d for d in detections if d.confidence >= floor(d)]
+        faint = [d for d in detections if min(s.sighting_floor, floor(d)) <= d.confidence < floor(d)]
         matches, unmatched_tracks, unmatched_dets = self._associate(dets)
         out: list[Observation] = []
         for ti, di in matches:
@@ -178,6 +186,16 @@ class Tracker:
                 out += self._rest_and_label(t)
         for ti in unmatched_tracks:
             t = self.tracks[ti]
+            seen = self._sighting(t, faint)
+            if seen is not None:  # read unsurely, but as itself and where it lay: still in view
+                faint.remove(seen)
+                t.misses = 0
+                t.recent.append((seen.x, seen.y))
+                while len(t.recent) > s.still_frames:
+                    t.recent.popleft()
+                if t.confirmed:
+                    out += self._rest_and_label(t)
+                continue
             t.misses += 1
             t.recent.clear()  # unseen: not known to lie still
         for di in unmatched_dets:
@@ -201,6 +219,11 @@ class Tracker:
         # what vanished went before anything this frame shows (it has been unseen for hold_frames):
         # an adapter hears that a card left its pile before it judges the card laid over it
         return gone + out
+
+    def _sighting(self, t: Track, faint: list[TableDetection]) -> TableDetection | None:
+        """The nearest read under the floor that gives ``t``'s own label within ``still_mm`` of it, if any."""
+        near = [d for d in faint if d.label == t.label and np.hypot(d.x - t.x, d.y - t.y) <= self.settings.still_mm]
+        return min(near, key=lambda d: np.hypot(d.x - t.x, d.y - t.y)) if near else None
 
     def _rest_and_label(self, t: Track) -> list[Observation]:
         s = self.settings

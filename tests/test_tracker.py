@@ -139,6 +139,23 @@ def test_low_confidence_detections_are_ignored():
     assert step(t, [[D("G7", 100, 100, confidence=0.1)]] * 10) == {}
 
 
+def test_an_unsure_read_of_a_card_at_its_place_keeps_it_in_view():
+    # a card read surely and unsurely in turn (a hand near it: Crazy 9030's last card of a trick):
+    # each sure read alone would start a new tentative track that never reaches confirm_frames
+    sure, unsure = [D("R11", 100, 100, confidence=0.7)], [D("R11", 101, 100, confidence=0.45)]
+    assert step(Tracker(S), [sure, unsure] * 3) == {4: [("appeared", "R11")]}
+    assert step(Tracker(S), [sure, []] * 6) == {}  # not seen at all in between: dropped as noise
+
+
+def test_an_unsure_read_of_another_card_or_elsewhere_is_no_sighting():
+    sure = [D("R11", 100, 100, confidence=0.7)]
+    other = [D("R12", 100, 100, confidence=0.45)]
+    away = [D("R11", 120, 100, confidence=0.45)]   # farther than still_mm
+    faint = [D("R11", 100, 100, confidence=0.2)]   # under sighting_floor
+    for between in (other, away, faint):
+        assert step(Tracker(S), [sure, between] * 6) == {}
+
+
 def test_a_kind_may_have_a_floor_of_its_own():
     # a kind read down to a lower floor than the rest (fodbold: face-down cards)
     s = replace(S, min_confidence=0.5, kind_floors=(("red", 0.25),))
@@ -162,6 +179,7 @@ def test_frames_must_come_in_order():
     ({"reid_distance_mm": 10}, "reid_distance_mm"),
     ({"rest_reid_mm": 500}, "rest_reid_mm"),
     ({"relabel_share": 1.5}, "relabel_share"),
+    ({"sighting_floor": 0.6}, "sighting_floor"),
     ({"kind_floors": (("piece-red", 1.0),)}, "kind_floors"),
     ({"kind_floors": ("piece-red",)}, "kind_floors"),
 ])
