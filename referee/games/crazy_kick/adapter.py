@@ -133,6 +133,7 @@ class CrazyKickAdapter:
         self._late: tuple | None = None  # (track, first play, its late correction, frame, flicker): _undo_late
         self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
         self._pile_reads: dict[int, set[str]] = {}  # track id -> every card it was read as on a pile
+        self._sure: dict[int, float] = {}  # track id -> how surely the card its last play has now was read
         self._goal_frames: list[int] = []  # frames of the goals played
         self._t = 0.0
 
@@ -186,6 +187,24 @@ class CrazyKickAdapter:
         first, frame = self._plays.get(obs.track_id, (None, None))
         i = self._index_of(first)  # None: undone meanwhile
         later = i is not None and any(a.get("type") == "play" for a in self.log[i + 1:])
+        if (obs.kind == "relabelled" and i is not None and not later and card.id != first["card"]
+                and card.id in self._read_as.get(obs.track_id, ()) and obs.confidence >= self._sure.get(obs.track_id, 0.0)):
+            # read back, at least as surely, as a card this play was read as before: the camera flickers
+            # between two readings of one card, whenever it comes (seed 9057: R39, then R35 at 0.52 for
+            # 0.6 s under a hand, then R39 at 0.78 again; R35 was called not_on_card and R39 played anew).
+            # Less surely, it waits for the next card to tell (``_undo_late``; seed 9062, fouls 0.2: W50
+            # and W52 in turn at 0.42-0.55)
+            fixed = {**first, "card": card.id}
+            player = self._who(obs, card)
+            if player is None:
+                fixed.pop("player", None)
+            else:
+                fixed["player"] = player
+            self.log[i] = fixed
+            self._plays[obs.track_id] = (fixed, frame)
+            self._late = (obs.track_id, first, fixed, frame, True)  # the next card may still tell (a flicker)
+            self._sure[obs.track_id] = obs.confidence
+            return [Correction(i, fixed, why=f"{card.id} again: {first['card']} was a misread")]
         if obs.kind == "relabelled" and i is not None and not later:
             refused = self.game.in_play(first["card"]) is None  # the engine never laid the first read
             soon = obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
@@ -209,6 +228,7 @@ class CrazyKickAdapter:
                 self._plays[obs.track_id] = (fixed, frame)
                 # a late read taken for a misread may yet prove a card laid on it (``_undo_late``), unless
                 # the play was read as that card before (the camera flickering between two readings)
+                self._sure[obs.track_id] = obs.confidence
                 seen = self._read_as.setdefault(obs.track_id, {first["card"]})
                 self._late = None if soon else (obs.track_id, first, fixed, frame, card.id in seen)
                 seen.add(card.id)
@@ -284,6 +304,7 @@ class CrazyKickAdapter:
         self._emit(action, t, obs.frame)
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
+        self._sure[obs.track_id] = obs.confidence
         self._played(card.id, obs.frame)
         return out
 
@@ -499,7 +520,8 @@ class CrazyKickAdapter:
                         self._covered.pop(obs.label, None)
                         self._left.pop(obs.label, None)
                         self._last_xy[obs.label] = (obs.x, obs.y)
-                        if self.game.catalog[obs.label].team == self.game.team_of[p]:
+                        if (self.game.catalog[obs.label].team == self.game.team_of[p]
+                                and not self._showing_elsewhere(obs.label, p)):
                             self.seen_on[obs.label] = p
                     changed.add(p)
                     break
@@ -511,6 +533,13 @@ class CrazyKickAdapter:
         if not piles:
             return []
         return [self._emit({"type": "table", "piles": piles}, t, obs.frame)]
+
+    def _showing_elsewhere(self, card_id: str, p: str) -> bool:
+        """Whether ``card_id`` lies on top of another player's pile: a card is on one pile only, and each
+        belongs to one player all game, so a read of it on ``p``'s pile meanwhile is a misread there (seed
+        9054: R1's R47 read R51 now and then while R51 lay on R2's pile; R2's play of it went to R1)."""
+        return any(q != p and any(c[0] == card_id and c[3] is None for c in cards.values())
+                   for q, cards in self.zone_cards.items())
 
     def _tops(self, p: str) -> list[str | None] | None:
         """``p``'s visible pile tops, left to right, padded to his pile count; None when his zone
