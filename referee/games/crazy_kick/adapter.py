@@ -19,13 +19,16 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   of the player's piles), the late read is the misread, and nothing is called. A late read taken
   for a misread that the next card proves wrong (it follows the card first read, not the late one)
   was a card laid on it and taken back: a foul, put in the log after the first card
-  (``_undo_late``). Other later relabels, and relabels of a card with another play after it, are
+  (``_undo_late``). A relabel of the last play back to a card it was read as before, read at least
+  as surely as the card it has now, is the camera flickering between two readings: the play takes
+  that card again. Other later relabels, and relabels of a card with another play after it, are
   new cards.
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile, and so does a card that just left a pile (a back
   showed where it lay; a misread of another pile's top may have put it on that pile since).
-  Otherwise the player of the card's team whose pile
+  A card read on a pile while it lies on another player's pile is a misread there (a card lies on one
+  pile only): it does not move where the card was last seen. Otherwise the player of the card's team whose pile
   is nearest to where the card came from (or came to rest) when that is the only guess, else no
   player: the engine then judges the card without the checks that need a player (``wrong_team``,
   ``not_on_top``), which is better than a false foul on a guess. A card of the other team is
@@ -194,12 +197,7 @@ class CrazyKickAdapter:
             # 0.6 s under a hand, then R39 at 0.78 again; R35 was called not_on_card and R39 played anew).
             # Less surely, it waits for the next card to tell (``_undo_late``; seed 9062, fouls 0.2: W50
             # and W52 in turn at 0.42-0.55)
-            fixed = {**first, "card": card.id}
-            player = self._who(obs, card)
-            if player is None:
-                fixed.pop("player", None)
-            else:
-                fixed["player"] = player
+            fixed = self._read_as_card(first, card, obs)
             self.log[i] = fixed
             self._plays[obs.track_id] = (fixed, frame)
             self._late = (obs.track_id, first, fixed, frame, True)  # the next card may still tell (a flicker)
@@ -211,12 +209,7 @@ class CrazyKickAdapter:
                 self.game.in_play(first["card"]) == "pile" and self.game.top is not None
                 and self.game.top.id == first["card"] and self.game.is_legal(card.id))
             if soon or self._misread_late(first, card, obs):
-                fixed = {**first, "card": card.id}
-                player = self._who(obs, card)
-                if player is None:
-                    fixed.pop("player", None)
-                else:
-                    fixed["player"] = player
+                fixed = self._read_as_card(first, card, obs)
                 if not soon and self._fouls_with(i, fixed):
                     # a late read (``_misread_late``: the engine took the play, its card is the top)
                     # that would make a foul of it: a misread either way (as a new card it would not
@@ -236,6 +229,16 @@ class CrazyKickAdapter:
         if self._top_misread(obs, card):
             return []
         return self._play(obs, card, t)
+
+    def _read_as_card(self, play: dict, card, obs) -> dict:
+        """``play`` with its card read as ``card`` instead, and who laid that card (none when no telling)."""
+        fixed = {**play, "card": card.id}
+        player = self._who(obs, card)
+        if player is None:
+            fixed.pop("player", None)
+        else:
+            fixed["player"] = player
+        return fixed
 
     def _top_misread(self, obs, card) -> bool:
         """The top of the centre pile read anew as a card the engine would refuse there, that was never
