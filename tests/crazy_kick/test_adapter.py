@@ -549,6 +549,18 @@ def test_with_tracked_piles_a_card_seen_covered_and_then_played_is_not_on_top():
     assert tb.kinds()[-1] == "not_on_top" and tb.game.top is None
 
 
+def test_with_tracked_piles_a_top_read_anew_unsurely_is_no_evidence_the_old_one_is_covered():
+    """Seed 9074: W1's W42 read W38 at 0.53 for a second, then played and called not_on_top."""
+    for sure, foul in ((0.53, False), (0.8, True)):
+        tb = Table(options={"track_piles": True})
+        for i, c in enumerate(["R01", "R10", "R20"]):
+            tb.see("appeared", 10 + i, c, (-190 + 40 * i, 300))
+        tb.see("relabelled", 10, "R30", (-190, 300), old="R01", frames=3, confidence=sure)
+        tb.see("appeared", 30, "W20", PILE["Dee"], frames=40)
+        tb.see("appeared", 20, "R01", CENTRE)
+        assert ("not_on_top" in tb.kinds()) == foul
+
+
 def test_with_tracked_piles_a_top_the_camera_flickers_on_is_not_seen_covered():
     # seed 9063 (fouls 0.2): W30 on W2's pile read W28 now and then; W28 outlasted the wait once, W30
     # was taken as covered under it, and called not_on_top when played

@@ -81,6 +81,7 @@ from .actions import ACTION_ADAPTER
 from .catalogue import TEAMS
 from .rules import CrazyKickGame
 
+COVER_SURE = 0.6  # a pile top read anew less surely than this is no evidence the old top lies covered
 SIDES = {"A": "red", "B": "white"}  # layout side -> team: team A sits along the bottom edge
 
 __all__ = ["CrazyKickAdapter", "Correction", "SIDES"]
@@ -515,7 +516,11 @@ class CrazyKickAdapter:
                             # card the camera flickers on, so it is no evidence the old top lies covered
                             # (seed 9063, fouls 0.2: W30 read W28 now and then; played, it was called
                             # not_on_top)
-                            flicker = obs.label in self._pile_reads.get(obs.track_id, ())
+                            # read unsurely, the new top may be the old one misread (seed 9074: W1's W42
+                            # read W38 at 0.53 for a second, then played and called not_on_top): no
+                            # evidence either
+                            flicker = (obs.label in self._pile_reads.get(obs.track_id, ())
+                                       or obs.confidence < COVER_SURE)
                             masked = (old, obs.frame, flicker)
                             self._left[old] = (p, obs.frame)
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
