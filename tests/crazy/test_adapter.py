@@ -263,6 +263,9 @@ def test_a_card_on_top_must_be_read_surely():
     seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=40)
     unsure = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 80, confidence=0.66), t=80 / 30)
     assert unsure == [] and len(ad.log) == 3
+    # seed 9017: Y8, with Dee's Y4 after it, read Y6 at 0.73 for 0.4 s: no card on top
+    nearly = ad.observe(Observation("relabelled", 5, "G4", *IN_FRONT["B"], 85, confidence=0.73), t=85 / 30)
+    assert nearly == [] and len(ad.log) == 3
     sure = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 90, confidence=0.78), t=3.0)
     assert [(a["player"], a["card"]) for a in sure] == [("D", "G2")]
 

@@ -12,7 +12,8 @@
   comes: the play takes that card again. Any other later relabel, or one of a card with plays after
   it, is another card laid right on top of it, if it is read surely (a card partly covered by the
   next one is misread less surely:
-  0.53 and 0.66 mean confidence against 0.78 and 0.86 for true cards on top, seeds 9001-9008), and
+  0.53 and 0.66 mean confidence against 0.78 and 0.86 for true cards on top, seeds 9001-9008; 0.73 for
+  Y8 read Y6 in seed 9017 against 0.90 and 0.90 for the true ones in 9017-9032 and 9051-9054), and
   unless the card below belongs to a trick already complete: nobody leads onto a trick
   still lying there, so that is the trick being gathered, a card half hidden by the hand (an R13 read
   three times as R3 while it was picked up, bench_referee seed 9003), and no play.
@@ -50,7 +51,7 @@ SURER_BY = 0.1  # a soon relabel corrects a play only when read at least about a
 
 class CrazyAdapter:
     def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5,
-                 correction_frames: int = 20, seat_radius_mm: float = 30.0, on_top_confidence: float = 0.72):
+                 correction_frames: int = 20, seat_radius_mm: float = 30.0, on_top_confidence: float = 0.75):
         """``layout``: the Crazy layout for this many players (seat k = the k-th player in the setup).
         ``rounds``: the round types in the order the table will choose them, when known in advance
         (a recording's notes); otherwise the operator chooses live with ``choose_round``.
