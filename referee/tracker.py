@@ -177,9 +177,7 @@ class Tracker:
             t.reads.append((d.label, d.confidence))
             while len(t.reads) > s.label_votes:
                 t.reads.popleft()
-            t.recent.append((d.x, d.y))
-            while len(t.recent) > s.still_frames:
-                t.recent.popleft()
+            self._note_place(t, d.x, d.y)
             if not t.confirmed and t.hits >= s.confirm_frames:
                 t.confirmed = True
             if t.confirmed:
@@ -190,9 +188,7 @@ class Tracker:
             if seen is not None:  # read unsurely, but as itself and where it lay: still in view
                 faint.remove(seen)
                 t.misses = 0
-                t.recent.append((seen.x, seen.y))
-                while len(t.recent) > s.still_frames:
-                    t.recent.popleft()
+                self._note_place(t, seen.x, seen.y)
                 if t.confirmed:
                     out += self._rest_and_label(t)
                 continue
@@ -219,6 +215,12 @@ class Tracker:
         # what vanished went before anything this frame shows (it has been unseen for hold_frames):
         # an adapter hears that a card left its pile before it judges the card laid over it
         return gone + out
+
+    def _note_place(self, t: Track, x: float, y: float) -> None:
+        """Where ``t`` was seen this look, kept for the stillness test (the last ``still_frames``)."""
+        t.recent.append((x, y))
+        while len(t.recent) > self.settings.still_frames:
+            t.recent.popleft()
 
     def _sighting(self, t: Track, faint: list[TableDetection]) -> TableDetection | None:
         """The nearest read under the floor that gives ``t``'s own label within ``still_mm`` of it, if any."""

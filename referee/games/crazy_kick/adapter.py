@@ -191,20 +191,10 @@ class CrazyKickAdapter:
         first, frame = self._plays.get(obs.track_id, (None, None))
         i = self._index_of(first)  # None: undone meanwhile
         later = i is not None and any(a.get("type") == "play" for a in self.log[i + 1:])
-        if (obs.kind == "relabelled" and i is not None and not later and card.id != first["card"]
-                and card.id in self._read_as.get(obs.track_id, ()) and obs.confidence >= self._sure.get(obs.track_id, 0.0)):
-            # read back, at least as surely, as a card this play was read as before: the camera flickers
-            # between two readings of one card, whenever it comes (seed 9057: R39, then R35 at 0.52 for
-            # 0.6 s under a hand, then R39 at 0.78 again; R35 was called not_on_card and R39 played anew).
-            # Less surely, it waits for the next card to tell (``_undo_late``; seed 9062, fouls 0.2: W50
-            # and W52 in turn at 0.42-0.55)
-            fixed = self._read_as_card(first, card, obs)
-            self.log[i] = fixed
-            self._plays[obs.track_id] = (fixed, frame)
-            self._late = (obs.track_id, first, fixed, frame, True)  # the next card may still tell (a flicker)
-            self._sure[obs.track_id] = obs.confidence
-            return [Correction(i, fixed, why=f"{card.id} again: {first['card']} was a misread")]
         if obs.kind == "relabelled" and i is not None and not later:
+            if (card.id != first["card"] and card.id in self._read_as.get(obs.track_id, ())
+                    and obs.confidence >= self._sure.get(obs.track_id, 0.0)):
+                return [self._read_back(obs, card, i, first, frame)]
             refused = self.game.in_play(first["card"]) is None  # the engine never laid the first read
             soon = obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
                 self.game.in_play(first["card"]) == "pile" and self.game.top is not None
@@ -230,6 +220,19 @@ class CrazyKickAdapter:
         if self._top_misread(obs, card):
             return []
         return self._play(obs, card, t)
+
+    def _read_back(self, obs, card, i: int, first: dict, frame: int) -> Correction:
+        """The last play (log index ``i``, made at ``frame`` as ``first``) read back, at least as surely, as
+        ``card``, a card it was read as before: the camera flickers between two readings of one card,
+        whenever it comes (seed 9057: R39, then R35 at 0.52 for 0.6 s under a hand, then R39 at 0.78
+        again; R35 was called not_on_card and R39 played anew). Read back less surely, the next card
+        tells (``_undo_late``; seed 9062, fouls 0.2: W50 and W52 in turn at 0.42-0.55)."""
+        fixed = self._read_as_card(first, card, obs)
+        self.log[i] = fixed
+        self._plays[obs.track_id] = (fixed, frame)
+        self._late = (obs.track_id, first, fixed, frame, True)  # the next card may still tell (a flicker)
+        self._sure[obs.track_id] = obs.confidence
+        return Correction(i, fixed, why=f"{card.id} again: {first['card']} was a misread")
 
     def _read_as_card(self, play: dict, card, obs) -> dict:
         """``play`` with its card read as ``card`` instead, and who laid that card (none when no telling)."""
