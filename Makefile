@@ -18,9 +18,9 @@ test: $(STAMP) speech-engine
 test-all: $(STAMP) speech-engine
 	$(PY) -m pytest -m "" $(PYTEST_ARGS)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --disable-pip-version-check -q -e '.[test]'
+	$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test]'
 	@touch $(STAMP)
 
 speech-engine:

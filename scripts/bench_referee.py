@@ -38,6 +38,20 @@ END_S = 0.5  # the latency asked (issue 8): a play later than this before the en
 SEEDS = range(9001, 9100)  # for benchmarks only, never tests (9001-9004 were looked at in session 5)
 
 
+def versions() -> str:
+    """The installed versions the reads depend on (constraints.txt pins them): figures from another
+    install are not comparable."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for name in ("numpy", "opencv-python", "onnxruntime", "ultralytics", "torch"):
+        try:
+            out.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            out.append(f"{name} not installed")
+    return "installed: " + ", ".join(out)
+
+
 def seen_actions(path: Path) -> list[dict]:
     """The actions a camera can see (not the setup, deals or operator calls)."""
     rows = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
@@ -179,6 +193,7 @@ def main(argv=None) -> int:
           f"{calls} ({1000 * calls / max(t, 1):.1f} per 1,000) | "
           f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
           f"{statistics.mean(r['speed'] for r in rows):.1f} | {statistics.mean(r['ms_per_frame'] for r in rows):.0f} |")
+    print("\n" + versions())
     print(f"\nvideos in {work}" if args.keep else "")
     return 0
 
