@@ -159,6 +159,12 @@ class Tracker:
     def confirmed(self) -> list[Track]:
         return [t for t in self.tracks if t.confirmed]
 
+    def seen_now(self, track_id: int) -> bool:
+        """Was the object seen in the last look (read, or sighted under the floor at its place)? An adapter
+        that holds a play back asks this before it lets it go: a track only held while a hand covers it
+        may be a misread that is already gone."""
+        return any(t.id == track_id and t.misses == 0 for t in self.tracks)
+
     def update(self, frame: int, detections: Sequence[TableDetection]) -> list[Observation]:
         if frame <= self.frame:
             raise ValueError(f"frames must come in order: got {frame} after {self.frame}")

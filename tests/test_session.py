@@ -101,6 +101,32 @@ def test_a_hand_over_a_resting_card_that_misreads_it_twice_is_no_card_on_top(tmp
     assert s.engine.violations == []
 
 
+def test_a_card_turning_up_on_a_complete_trick_is_played_only_if_it_stays_once_the_trick_is_gone(tmp_path):
+    # seed 9052: the gathering hand made Ann's G12 read G4 16 mm off, a phantom lead called out of turn
+    s = new_session(tmp_path)
+    table = Table(s)
+    for who, card in [("Bob", "R5"), ("Cyd", "R9"), ("Dee", "G2"), ("Ann", "R1")]:
+        table.play(who, card)
+    for _ in range(6):  # the hand over the trick: R9 is read as R3 beside itself
+        table.frame += 1
+        s.step(table.frame, table.frame / 30, [D("R3" if c == "R9" else c, xy[0] + 18 * (c == "R9"), xy[1])
+                                                 for c, xy in table.cards.items()])
+    table.gather()
+    assert len(s.engine.rounds[0].tricks[0].cards) == 4 and s.engine.round.current.cards == []
+    assert s.engine.violations == [] and len(s.adapter.log) == 5  # the round chosen, four plays
+    # Cyd won and leads; then a card laid before the trick under it is gathered is played once it is gone
+    for who, card in [("Cyd", "R7"), ("Dee", "G8"), ("Ann", "R6"), ("Bob", "R12")]:
+        table.play(who, card)
+    table.cards["R2"] = (-50, -50)  # R12 won: Bob leads at once
+    table.run(5)
+    assert s.engine.round.current.cards == []
+    for c in ("R7", "G8", "R6", "R12"):
+        del table.cards[c]
+    table.run(12)
+    assert [(p, c.code("rook")) for p, c in s.engine.round.current.cards] == [("Bob", "R2")]
+    assert s.engine.violations == []
+
+
 def test_undo_takes_back_the_last_action(tmp_path):
     s = new_session(tmp_path)
     table = Table(s)

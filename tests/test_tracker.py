@@ -156,6 +156,18 @@ def test_an_unsure_read_of_another_card_or_elsewhere_is_no_sighting():
         assert step(Tracker(S), [sure, between] * 6) == {}
 
 
+def test_seen_now_tells_a_card_in_view_from_one_only_held():
+    t = Tracker(S)
+    for f in range(6):
+        t.update(f, [D("R11", 100, 100, confidence=0.7)])
+    tid = t.tracks[0].id
+    assert t.seen_now(tid) and not t.seen_now(tid + 1)
+    t.update(6, [])  # a hand over it: still held, no longer seen
+    assert t.tracks and not t.seen_now(tid)
+    t.update(7, [D("R11", 101, 100, confidence=0.4)])  # a faint read of itself at its place: in view
+    assert t.seen_now(tid)
+
+
 def test_a_kind_may_have_a_floor_of_its_own():
     # a kind read down to a lower floor than the rest (fodbold: face-down cards)
     s = replace(S, min_confidence=0.5, kind_floors=(("red", 0.25),))

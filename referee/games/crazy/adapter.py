@@ -29,6 +29,10 @@
   first read.
 - A card the tracker already knew elsewhere (seen at rest outside the trick) that comes to rest in the
   trick area is played there, like a card that appears there.
+- Nobody leads onto a complete trick still lying there: a card turning up while one does waits (``look``,
+  after every look) until the trick's cards are gone, and is played then only if it is still in view; a
+  card of the trick misread under the gathering hand leaves with them (seed 9052: G12 read G4 16 mm off,
+  a phantom lead called out of turn). A true lead laid that early is played late, not lost.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
   last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
 
@@ -50,6 +54,8 @@ SURER_BY = 0.1  # a soon relabel corrects a play only when read at least about a
 
 
 class CrazyAdapter:
+    WAIT_FRAMES = 90  # a card waits at most this long (3 s at 30 fps) for the trick under it to be gathered
+
     def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5,
                  correction_frames: int = 20, seat_radius_mm: float = 30.0, on_top_confidence: float = 0.75):
         """``layout``: the Crazy layout for this many players (seat k = the k-th player in the setup).
@@ -85,6 +91,8 @@ class CrazyAdapter:
         self._trick_of: dict[int, tuple[int, int]] = {}  # track id -> (round, trick) its last play went to
         self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
         self._sure: dict[int, float] = {}  # track id -> how surely its card was read when it was played
+        self._lying: dict[int, tuple[int, int]] = {}  # track id -> trick, for played cards still in the trick area
+        self._waiting: dict[int, tuple] = {}  # track id -> (observation, frame): cards waiting for a trick's gathering
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -102,7 +110,7 @@ class CrazyAdapter:
 
     def observe(self, obs, t: float | None = None) -> list:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
-        if not self._is_card(obs.label):
+        if self._note(obs) or not self._is_card(obs.label):
             return []
         if obs.kind == "moved" and obs.track_id not in self._plays_of and obs.track_id not in self._impossible:
             # a card first at rest outside the trick (or a misread there, re-found by its label when the
@@ -151,20 +159,67 @@ class CrazyAdapter:
             k = self._played_since(held) if held is not None else None
             if k is not None:
                 return [self._put_in_place(obs, held, k)]
-            out = []
-            r = self.game.round
-            if (r is None or r.over) and self.rounds:
-                out.append(self.choose_round(self.rounds.pop(0), t))
-            player = self._who_played(obs.x, obs.y)
-            self._trick_of[obs.track_id] = self._trick_now()
-            self._xy[obs.track_id] = (obs.x, obs.y)
-            out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
-            self._play_index[obs.track_id] = len(self.log) - 1
-            self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
-            self._read_as[obs.track_id] = {obs.label}
-            self._sure[obs.track_id] = obs.confidence
-            return out
+            if self._trick_lying():
+                # nobody leads onto a complete trick still lying there: a card turning up now is most likely
+                # one of the trick misread under the gathering hand (seed 9052: G12 read G4 16 mm off, a
+                # phantom lead called out of turn). It waits until the trick is gone (``look``).
+                self._waiting[obs.track_id] = (obs, obs.frame)
+                return []
+            return self._arrive(obs, t)
         return []
+
+    def look(self, frame: int, t: float | None, seen) -> list:
+        """After each look: a card waiting for the complete trick under it to be gathered is played once the
+        trick is gone (or after ``WAIT_FRAMES``), if it is still in view then (``seen(track_id)``): a misread
+        of a card of the trick is held, unseen, until it vanishes with it. Its play is dated now, when the
+        referee could know it."""
+        if not self._waiting:
+            return []
+        out = []
+        lying = self._trick_lying()
+        for track, (obs, since) in list(self._waiting.items()):
+            if (lying and frame - since < self.WAIT_FRAMES) or not seen(track):
+                continue
+            del self._waiting[track]
+            if self._can_be_on_table(obs.label):
+                out += self._arrive(replace(obs, frame=frame), t)
+        return out
+
+    def _trick_lying(self) -> bool:
+        """Does a card of a complete trick still lie in the trick area (not yet gathered)?"""
+        now = self._trick_now()
+        return any(trick != now for trick in self._lying.values())
+
+    def _note(self, obs) -> bool:
+        """Keep track of which played cards still lie in the trick and of the cards waiting to be played;
+        True when the observation was about a waiting card (nothing else to do with it)."""
+        track = obs.track_id
+        inside = self.trick.contains((obs.x, obs.y))
+        if obs.kind == "vanished" or (obs.kind == "moved" and not inside):
+            self._lying.pop(track, None)
+            return self._waiting.pop(track, None) is not None
+        if track in self._waiting:
+            if obs.kind in ("moved", "relabelled") and self._is_card(obs.label):
+                self._waiting[track] = (replace(obs, kind="appeared"), self._waiting[track][1])
+            return True
+        return False
+
+    def _arrive(self, obs, t: float | None) -> list:
+        """The card ``obs`` came to rest in the trick area: its play (the round chosen first when due)."""
+        out = []
+        r = self.game.round
+        if (r is None or r.over) and self.rounds:
+            out.append(self.choose_round(self.rounds.pop(0), t))
+        player = self._who_played(obs.x, obs.y)
+        self._trick_of[obs.track_id] = self._trick_now()
+        self._xy[obs.track_id] = (obs.x, obs.y)
+        out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
+        self._play_index[obs.track_id] = len(self.log) - 1
+        self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
+        self._read_as[obs.track_id] = {obs.label}
+        self._sure[obs.track_id] = obs.confidence
+        self._lying[obs.track_id] = self._trick_of[obs.track_id]
+        return out
 
     def _played_since(self, held) -> int | None:
         """The log index of the first play made after a card held back came to rest (``held``: its frame,
@@ -204,6 +259,7 @@ class CrazyAdapter:
         self._plays_of[obs.track_id] = [k]
         self._play_index = {tr: plays[-1] for tr, plays in self._plays_of.items()}
         self._trick_of[obs.track_id], self._xy[obs.track_id] = trick, (obs.x, obs.y)
+        self._lying[obs.track_id] = trick
         self._read_as[obs.track_id], self._sure[obs.track_id] = {obs.label}, obs.confidence
         return Correction(k, new, why=f"{obs.label} came to rest before the {len(moved)} card(s) played after it")
 
@@ -229,6 +285,7 @@ class CrazyAdapter:
             else:
                 del self._plays_of[k]
                 self._play_index.pop(k, None)
+                self._lying.pop(k, None)  # no play of its own: a second reading of a card lying there
         return Correction(i, None)
 
     def _trick_now(self) -> tuple[int, int]:
