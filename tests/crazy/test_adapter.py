@@ -317,6 +317,22 @@ def test_a_card_on_top_must_be_read_surely():
     assert [(a["player"], a["card"]) for a in sure] == [("D", "G2")]
 
 
+def test_the_card_below_a_card_on_top_read_again_takes_that_play_back():
+    # seed 9061: Dee's B3 read B4 at 0.81, taken as Cyd's card on top, then B3 again at 0.59: nothing
+    # was laid on it (Cyd's real card then came as a fifth card onto a full trick)
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=40)
+    on_top = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 80, confidence=0.81), t=80 / 30)
+    assert [a["card"] for a in on_top] == ["G2"] and len(ad.log) == 4
+    back = ad.observe(Observation("relabelled", 5, "G7", *IN_FRONT["B"], 95, confidence=0.59), t=95 / 30)
+    assert back == [Correction(3, None)] and [a["card"] for a in ad.log[1:]] == ["G7", "G9"]
+    game = ad._scratch(ad.log)  # the session re-scores the log
+    ad.game = game
+    assert [a["player"] for a in seen(ad, game, "G3", IN_FRONT["D"], track=7, frame=120)] == ["D"]
+    assert game.violations == []
+
+
 def test_adapter_settings_are_checked():
     game = CrazyGame(setup(("A", "B", "C", "D")))
     with pytest.raises(ValueError, match="on_top_confidence"):

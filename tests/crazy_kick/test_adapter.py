@@ -139,17 +139,26 @@ def test_a_late_misread_the_next_card_proves_was_a_card_laid_on_it_is_a_foul_tak
         for o in ids if o not in (a, f) and g.follows(a, o) and not g.follows(f, o)
         for n in ids if n not in (a, f, o) and g.catalog[n].team == "red" and g.follows(f, n)
         and not g.follows(o, n) and not g.follows(a, n))
-    tb.see("appeared", 1, "R01", CENTRE)
-    tb.see("appeared", 2, a, CENTRE)
-    tb.see("relabelled", 2, first, CENTRE, old=a, frames=30)
-    tb.see("relabelled", 2, other, CENTRE, old=first, frames=60)  # taken for the first read settling late
-    assert [c for c, _ in tb.plays()] == ["R01", a, other]
-    tb.see("appeared", 5, nxt, PILE["Bob"])
-    out = tb.see("relabelled", 2, nxt, CENTRE, old=other, frames=10)
-    assert [type(x) for x in out][:1] == [Correction]
-    assert [c for c, _ in tb.plays()] == ["R01", a, first, other, nxt] and tb.plays()[-1] == (nxt, "Bob")
-    assert [e.data.get("violation") for e in tb.events if e.type == "violation"] == ["not_on_card"]
-    assert tb.game.top.id == nxt
+    owner = "Ann" if g.catalog[other].team == "red" else "Cyd"
+    for seen_on_pile in (True, False):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        tb.see("appeared", 2, a, CENTRE)
+        tb.see("relabelled", 2, first, CENTRE, old=a, frames=30)
+        if seen_on_pile:  # it lay on its owner's pile and left it
+            tb.see("appeared", 6, other, (PILE[owner][0] - 40, PILE[owner][1]))
+        tb.see("relabelled", 2, other, CENTRE, old=first, frames=60)  # taken for the first read settling late
+        assert [c for c, _ in tb.plays()] == ["R01", a, other]
+        tb.see("appeared", 5, nxt, PILE["Bob"])
+        out = tb.see("relabelled", 2, nxt, CENTRE, old=other, frames=10)
+        assert [type(x) for x in out][:1] == [Correction] and tb.game.top.id == nxt
+        if seen_on_pile:
+            assert [c for c, _ in tb.plays()] == ["R01", a, first, other, nxt] and tb.plays()[-1] == (nxt, "Bob")
+            assert [e.data.get("violation") for e in tb.events if e.type == "violation"] == ["not_on_card"]
+        else:
+            # seed 9082: W28 read W30 at 0.53, then W38 laid on it; W30 was never seen on a pile and
+            # nobody could be named for it: a misread, not a card laid and taken back (no not_on_card)
+            assert [c for c, _ in tb.plays()] == ["R01", a, first, nxt] and tb.game.violations == []
     # seed 9062: a card read in turn as itself and as another (W50, W52, W50, W52 late): the camera
     # flickering, not a card laid on it; the next card restores it, and nobody fouled
     tb = Table()
@@ -398,6 +407,22 @@ def test_a_late_relabel_explained_by_a_card_that_left_its_pile_is_a_new_card_on_
     tb.see("vanished", 5, m, PILE[owner])
     tb.see("relabelled", 1, n, CENTRE, old=l, frames=60)
     assert [c for c, _ in tb.plays()] == ["R01", l, m, n] and tb.game.violations == []
+
+
+def test_a_late_relabel_back_to_what_the_card_was_read_as_is_a_misread_even_when_a_card_left_its_pile():
+    """Seed 9078: W12 on the centre read W13, W12, W13, W12 (0.49-0.79); W16, covered on its pile meanwhile,
+    was taken as laid unseen under a second W12 (two plays made up)."""
+    l, m, n = _chain()
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("relabelled", 1, n, CENTRE, old="R01", frames=60, confidence=0.6)  # laid on R01
+    tb.see("relabelled", 1, l, CENTRE, old=n, frames=5, confidence=0.6)       # soon: taken for a misread
+    owner = "Ann" if tb.game.catalog[m].team == "red" else "Cyd"
+    tb.see("appeared", 5, m, PILE[owner])
+    tb.see("vanished", 5, m, PILE[owner])  # m leaves its pile (or is covered there)
+    out = tb.see("relabelled", 1, n, CENTRE, old=l, frames=60, confidence=0.5)  # read back late, less surely
+    assert [type(o) for o in out] == [Correction]
+    assert [c for c, _ in tb.plays()] == ["R01", n] and tb.game.violations == []
 
 
 def _kick_off_and_pass_to_a_scorer(tb):

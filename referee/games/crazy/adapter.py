@@ -24,7 +24,9 @@
   when the card came to rest: when other cards were played to the trick meanwhile, it goes before them
   and who played each of those is judged again in that order. A
   play just made by a resting card read anew (taken as a card laid on top) that is then read back as
-  a card already on the table was the camera flickering: the play is taken back.
+  a card already on the table was the camera flickering: the play is taken back; read back as the card
+  below it, however unsurely and whenever (no play after it), too (seed 9061: B3 read B4 at 0.81, then B3
+  at 0.59).
 - A card first read as a back (slid in face down, its face under the hand) is played when its face is
   first read.
 - A card the tracker already knew elsewhere (seen at rest outside the trick) that comes to rest in the
@@ -134,6 +136,13 @@ class CrazyAdapter:
                     return []
                 return [self._correct(i, obs.track_id, obs.label, obs.confidence)]
             last = max(self._play_index.values())
+            plays = self._plays_of[obs.track_id]
+            if i == last and len(plays) > 1 and obs.label == self.log[plays[-2]]["card"]:
+                # the card below a card taken as laid on top shows again, however unsurely: nothing was
+                # laid on it, the camera misread it (seed 9061: Dee's B3 read B4 at 0.81, taken as Cyd's
+                # card on top, then B3 again at 0.59; Cyd's real B12 was then held as a lead onto a full trick)
+                self._read_as[obs.track_id] = {obs.label}
+                return [self._take_back(obs.track_id, i)]
             if i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames:
                 if obs.confidence < self._sure.get(obs.track_id, 0.0) - SURER_BY:
                     # read less surely than the card was read when played: a hand over it (gathering the

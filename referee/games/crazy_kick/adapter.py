@@ -279,8 +279,12 @@ class CrazyKickAdapter:
         game = self.game
         if game.top is None or game.top.id != first["card"] or len(game.pile) < 2 or game.is_legal(card.id):
             return False
+        # read as this card before: the camera flickers between two readings, and no card laid since can
+        # explain it (seed 9078: W12 read W13, W12, W13, W12 at 0.49-0.79; W16, covered on its pile meanwhile,
+        # was taken as laid unseen under a second W12)
+        flicker = card.id in self._read_as.get(obs.track_id, ())
         return (game.in_play(card.id) is None and game.follows(game.pile[-2].id, card.id)
-                and self._missed(card, obs) is None)
+                and (flicker or self._missed(card, obs) is None))
 
     def _play(self, obs, card, t) -> list:
         undone = self._undo_late(card)
@@ -333,7 +337,11 @@ class CrazyKickAdapter:
             return None
         self.log[i] = first
         self._plays[tid] = (first, frame)
-        if flicker:  # read as that card before, and back (seed 9062: W50 and W52 in turn): a misread
+        # read as that card before, and back (seed 9062: W50 and W52 in turn), or read as a card never seen
+        # on a player's pile, with nobody to name (cards are laid from the piles the camera watches; seed
+        # 9082: W28 read W30 at 0.53, then W38 laid on it; W30 was called not_on_card): a misread
+        nobody = "player" not in fixed and fixed["card"] not in self.seen_on and fixed["card"] not in self._left
+        if flicker or nobody:
             return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was a misread")
         self.log.insert(i + 1, fixed)
         return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was laid on it "
