@@ -13,7 +13,8 @@ An action matches a true one when its type, player, card, piece, square and team
 Kick's twin goal cards (faces the same but for the small printed id, ``referee.recognize.face_names``)
 count as one card. True actions missed in the last half second (``END_S``, the latency asked) are
 counted apart too: a card that lands then cannot lie still long enough before the recording ends; they
-still count against recall.
+still count against recall, and a second recall column counts only the true actions before the last
+half second (the ones a referee answering within the latency asked must have found).
 """
 from __future__ import annotations
 
@@ -128,7 +129,10 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     fps = info["fps"]
     # a card that lands in the last END_S of the recording cannot be seen lying still in time
     seen_true = {id(t) for t, _ in pairs}
-    at_end = sum(1 for a in truth if id(a) not in seen_true and a.get("frame", 0) >= info["frames"] - END_S * fps)
+    late = [a for a in truth if a.get("frame", 0) >= info["frames"] - END_S * fps]
+    at_end = sum(1 for a in late if id(a) not in seen_true)
+    in_time = len(truth) - len(late)  # the plays a referee can be asked for: lying still END_S before the end
+    matched_in_time = sum(1 for t, _ in pairs if t.get("frame", 0) < info["frames"] - END_S * fps)
     lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g]
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
     called = named(violations(res["scoresheet"]), violations(truth_sheet))
@@ -138,6 +142,7 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     fouls_called = sum((called & fair).values())
     stats = res["stats"]
     return {"seed": seed, "truth": len(truth), "found": len(got), "matched": matched, "at_end": at_end,
+            "in_time": in_time, "matched_in_time": matched_in_time,
             "score_ok": totals(res["scoresheet"]) == totals(truth_sheet), "false_calls": false_calls,
             "true_fouls": true_fouls, "provable": sum(fair.values()), "fouls_called": fouls_called,
             "latency": lat, "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
@@ -173,20 +178,24 @@ def main(argv=None) -> int:
           f"stride {args.stride or 'auto'}, {'whole views' if args.read_whole else 'changed parts re-read'}, "
           f"{args.players} players, fouls {args.fouls:g}\n")
     print(f"| seed | true actions | found | matched | missed in the last {END_S:g} s | recall | precision | "
-          "score exact | fouls called / provable (true) | false calls | latency median / max s | review x real time | ms/frame |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          f"recall of those before | score exact | fouls called / provable (true) | false calls | latency median / max s | "
+          "review x real time | ms/frame |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         lat = r["latency"]
         print(f"| {r['seed']} | {r['truth']} | {r['found']} | {r['matched']} | {r['at_end']} | "
               f"{r['matched'] / max(r['truth'], 1):.3f} | "
-              f"{r['matched'] / max(r['found'], 1):.3f} | {'yes' if r['score_ok'] else 'no'} | "
+              f"{r['matched'] / max(r['found'], 1):.3f} | {r['matched_in_time'] / max(r['in_time'], 1):.3f} | "
+              f"{'yes' if r['score_ok'] else 'no'} | "
               f"{r['fouls_called']}/{r['provable']} ({r['true_fouls']}) | {r['false_calls']} | "
               f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
               f"{r['speed']:.1f} | {r['ms_per_frame']:.0f} |")
     t, f, m = (sum(r[k] for r in rows) for k in ("truth", "found", "matched"))
     lat = [x for r in rows for x in r["latency"]]
     calls = sum(r["false_calls"] for r in rows)
+    it, mit = sum(r["in_time"] for r in rows), sum(r["matched_in_time"] for r in rows)
     print(f"| all | {t} | {f} | {m} | {sum(r['at_end'] for r in rows)} | {m / max(t, 1):.3f} | {m / max(f, 1):.3f} | "
+          f"{mit / max(it, 1):.3f} ({mit}/{it}) | "
           f"{sum(r['score_ok'] for r in rows)}/{len(rows)} | "
           f"{sum(r['fouls_called'] for r in rows)}/{sum(r['provable'] for r in rows)} "
           f"({sum(r['true_fouls'] for r in rows)}) | "
