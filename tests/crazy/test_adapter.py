@@ -264,6 +264,17 @@ def test_a_card_turning_up_while_a_complete_trick_still_lies_there_waits_for_its
     assert look(ad, game, 263) == [] and len(ad.log) == 5 and game.violations == []
 
 
+def test_a_waiting_card_read_as_one_already_played_is_held_back_until_it_is_read_right():
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")])
+    seen(ad, game, "G5", IN_FRONT["A"], track=9, frame=200)
+    ad.observe(Observation("relabelled", 9, "G9", *IN_FRONT["A"], 220, old_label="G5"), t=220 / 30)
+    gather(ad, [1, 2, 3, 4], frame=240)
+    assert look(ad, game, 243) == [] and len(ad.log) == 5  # G9 was played: a misread, no play
+    out = ad.observe(Observation("relabelled", 9, "G5", *IN_FRONT["A"], 250, old_label="G9"), t=250 / 30)
+    assert [(a["player"], a["card"]) for a in out] == [("A", "G5")]
+
+
 def test_a_card_laid_before_the_trick_under_it_was_gathered_is_played_when_it_is_gone():
     game, ad = make()
     play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")])

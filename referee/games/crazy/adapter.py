@@ -192,6 +192,8 @@ class CrazyAdapter:
             del self._waiting[track]
             if self._can_be_on_table(obs.label):
                 out += self._arrive(replace(obs, frame=frame), t)
+            else:  # read as a card already played: held back, as when it came to rest (``_impossible``)
+                self._impossible[track] = (frame, t, self._trick_now())
         return out
 
     def _trick_lying(self) -> bool:
