@@ -163,7 +163,7 @@ class GameSession:
             new += self._take(self.adapter.observe(obs, t), t, f"{obs.label} (was read as {obs.old_label})")
         look = getattr(self.adapter, "look", None)  # an adapter holding a play back may let it go now
         if look is not None:
-            new += self._take(look(frame, t, self.tracker.seen_now), t, "held back until now")
+            new += self._take(look(frame, t, self.tracker), t, "held back until now")
         return new
 
     def finish(self, frame: int, t: float) -> list[Event]:

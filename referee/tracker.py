@@ -22,6 +22,9 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 
+GLIMPSES_KEPT = 256  # objects seen too briefly to report, the latest kept (``Tracker.glimpses``)
+
+
 @dataclass(frozen=True)
 class TableDetection:
     """One detection in one frame, already mapped to the table (millimetres)."""
@@ -102,6 +105,7 @@ class Track:
     rest: tuple[float, float] | None = None  # last reported resting place
     recent: deque = field(default_factory=deque)  # recent positions, for the stillness test
     reported_label: str | None = None
+    seen: int = -1  # the last frame it was read in
 
     @property
     def label(self) -> str:
@@ -114,6 +118,18 @@ class Track:
         """Mean confidence of the recent reads that gave ``label``."""
         mine = [c for lab, c in self.reads if lab == label]
         return sum(mine) / len(mine) if mine else 0.0
+
+
+@dataclass(frozen=True)
+class Glimpse:
+    """An object read in fewer looks than ``confirm_frames`` (or never at rest) and then gone: too little
+    to report, but a game may know a card must have been there (Crazy: a trick gathered one card short)."""
+
+    label: str
+    x: float
+    y: float
+    frame: int  # the last frame it was read in
+    confidence: float
 
 
 @dataclass(frozen=True)
@@ -152,6 +168,7 @@ class Tracker:
         self.kind_of = kind_of or (lambda label: label)
         self._floors = dict(settings.kind_floors)  # kind -> its floor, where it is not min_confidence
         self.tracks: list[Track] = []
+        self.glimpses: deque[Glimpse] = deque(maxlen=GLIMPSES_KEPT)  # the latest, oldest first
         self._ids = itertools.count(1)  # per tracker, not global: two trackers never share state
         self.frame = -1
 
@@ -180,6 +197,7 @@ class Tracker:
             t.x, t.y = d.x, d.y
             t.hits += 1
             t.misses = 0
+            t.seen = frame
             t.reads.append((d.label, d.confidence))
             while len(t.reads) > s.label_votes:
                 t.reads.popleft()
@@ -203,7 +221,7 @@ class Tracker:
         for di in unmatched_dets:
             d = dets[di]
             t = Track(next(self._ids), d.x, d.y, deque([(d.label, d.confidence)]), hits=1,
-                      recent=deque([(d.x, d.y)]))
+                      recent=deque([(d.x, d.y)]), seen=frame)
             if s.confirm_frames == 1:
                 t.confirmed = True
                 out += self._rest_and_label(t)
@@ -213,8 +231,11 @@ class Tracker:
             if t.confirmed and t.misses >= s.hold_frames:
                 if t.rest is not None:
                     gone.append(Observation("vanished", t.id, t.reported_label or t.label, t.rest[0], t.rest[1], frame))
+                else:  # never lay still: it was only passing
+                    self.glimpses.append(Glimpse(t.label, t.x, t.y, t.seen, t.confidence(t.label)))
             elif not t.confirmed and t.misses > 0:
-                pass  # a tentative object that skipped a frame was noise
+                # a tentative object that skipped a frame is no object, but it may have been one
+                self.glimpses.append(Glimpse(t.label, t.x, t.y, t.seen, t.confidence(t.label)))
             else:
                 keep.append(t)
         self.tracks = keep

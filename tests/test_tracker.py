@@ -168,6 +168,17 @@ def test_seen_now_tells_a_card_in_view_from_one_only_held():
     assert t.seen_now(tid)
 
 
+def test_an_object_read_too_briefly_to_report_is_kept_as_a_glimpse():
+    t = Tracker(S)
+    step(t, [[D("Y13", 0, 60, confidence=0.79)], []])  # one look, then gone: no object
+    assert [(g.label, g.x, g.y, g.frame, g.confidence) for g in t.glimpses] == [("Y13", 0, 60, 0, 0.79)]
+    # confirmed but never at rest (carried across), then gone: a glimpse too; a card that lay there: none
+    t = Tracker(S)
+    moving = [[D("G4", 10 * k, 0), D("R1", 200, 200)] for k in range(6)]
+    step(t, moving + [[]] * (S.hold_frames + 1))
+    assert [g.label for g in t.glimpses] == ["G4"] and t.glimpses[0].frame == 5
+
+
 def test_a_kind_may_have_a_floor_of_its_own():
     # a kind read down to a lower floor than the rest (fodbold: face-down cards)
     s = replace(S, min_confidence=0.5, kind_floors=(("red", 0.25),))

@@ -5,7 +5,7 @@ from referee.calibration.layouts import crazy_layout
 from referee.games.crazy.actions import ACTION_ADAPTER
 from referee.games.crazy.adapter import Correction, CrazyAdapter
 from referee.games.crazy.rules import CrazyGame
-from referee.tracker import Observation
+from referee.tracker import Glimpse, Observation
 
 from .helpers import setup
 
@@ -241,8 +241,15 @@ def gather(ad, tracks, frame):
         assert ad.observe(Observation("vanished", tr, "G1", 0, 0, frame), t=frame / 30) == []
 
 
-def look(ad, game, frame, seen=lambda track: True):
-    out = ad.look(frame, frame / 30, seen)
+class Held:
+    """What the adapter may ask of the tracker after a look."""
+
+    def __init__(self, seen=lambda track: True, glimpses=()):
+        self.seen_now, self.glimpses = seen, list(glimpses)
+
+
+def look(ad, game, frame, seen=lambda track: True, glimpses=()):
+    out = ad.look(frame, frame / 30, Held(seen, glimpses))
     for a in out:
         if isinstance(a, dict):
             game.apply(ACTION_ADAPTER.validate_python(a))
@@ -273,6 +280,36 @@ def test_a_waiting_card_read_as_one_already_played_is_held_back_until_it_is_read
     assert look(ad, game, 243) == [] and len(ad.log) == 5  # G9 was played: a misread, no play
     out = ad.observe(Observation("relabelled", 9, "G5", *IN_FRONT["A"], 250, old_label="G9"), t=250 / 30)
     assert [(a["player"], a["card"]) for a in out] == [("A", "G5")]
+
+
+def test_a_trick_gathered_one_card_short_had_its_last_card_laid_as_glimpsed():
+    # seed 9072: Ann's Y13, the trick's last card, read once at 0.79 as it slid in; then the trick was
+    # swept up. Her next lead went to the old trick, and every card after it astray.
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])
+    ann = Glimpse("G13", *IN_FRONT["A"], frame=100, confidence=0.79)
+    unsure = Glimpse("G12", *IN_FRONT["A"], frame=101, confidence=0.5)
+    misread = Glimpse("G11", IN_FRONT["C"][0] + 5, IN_FRONT["C"][1], frame=102, confidence=0.9)  # on C's G9
+    before = Glimpse("G10", *IN_FRONT["A"], frame=60, confidence=0.95)  # before D's card: not the last one
+    assert look(ad, game, 110, glimpses=[ann, unsure, misread, before]) == []  # the trick still lies there
+    gather(ad, [1, 2], frame=120)
+    assert look(ad, game, 120, glimpses=[ann]) == []
+    gather(ad, [3], frame=150)
+    out = look(ad, game, 150, glimpses=[before, ann, unsure, misread])
+    assert out == [{"type": "play", "player": "A", "card": "G13", "t": 5.0, "frame": 150, "source": "camera"}]
+    assert game.round.current.cards == [] and game.round.current.leader == "A"
+    assert look(ad, game, 163, glimpses=[ann]) == []  # judged once
+    # A leads at once onto an empty table: no trick lies there, nothing waits
+    assert [a["player"] for a in seen(ad, game, "G5", IN_FRONT["A"], track=9, frame=200)] == ["A"]
+
+
+def test_a_trick_gathered_short_with_nothing_surely_glimpsed_makes_nothing_up():
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])
+    gather(ad, [1, 2, 3], frame=150)
+    glimpses = [Glimpse("G12", *IN_FRONT["A"], frame=100, confidence=0.6),
+                Glimpse("G9", *IN_FRONT["A"], frame=101, confidence=0.9)]  # G9 is already played
+    assert look(ad, game, 150, glimpses=glimpses) == [] and len(ad.log) == 4
 
 
 def test_a_card_laid_before_the_trick_under_it_was_gathered_is_played_when_it_is_gone():

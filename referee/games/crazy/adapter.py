@@ -35,6 +35,11 @@
   after every look) until the trick's cards are gone, and is played then only if it is still in view; a
   card of the trick misread under the gathering hand leaves with them (seed 9052: G12 read G4 16 mm off,
   a phantom lead called out of turn). A true lead laid that early is played late, not lost.
+- A trick gathered one card short (every card of the open trick gone, one card missing) had its last card
+  laid too briefly in view: the surest glimpse of a card in the trick area since the trick's last play
+  (``Tracker.glimpses``, read at least ``GLIMPSE_SURE``, away from the trick's cards) is that play (seed
+  9072: Ann's Y13 read once at 0.79 before the sweep; her next lead was taken for the old trick's last
+  card and every card after went astray). With no such glimpse nothing is made up.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
   last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
 
@@ -45,6 +50,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from ...tracker import Observation
 from ..adapters import Correction, camera_action, replayed
 from .actions import ACTION_ADAPTER
 from .cards import CardError, parse_card
@@ -57,6 +63,8 @@ SURER_BY = 0.1  # a soon relabel corrects a play only when read at least about a
 
 class CrazyAdapter:
     WAIT_FRAMES = 90  # a card waits at most this long (3 s at 30 fps) for the trick under it to be gathered
+    GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
+    GLIMPSE_APART_MM = 20.0  # ... and this far from every card of the trick (nearer, one of them misread)
 
     def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5,
                  correction_frames: int = 20, seat_radius_mm: float = 30.0, on_top_confidence: float = 0.75):
@@ -95,6 +103,7 @@ class CrazyAdapter:
         self._sure: dict[int, float] = {}  # track id -> how surely its card was read when it was played
         self._lying: dict[int, tuple[int, int]] = {}  # track id -> trick, for played cards still in the trick area
         self._waiting: dict[int, tuple] = {}  # track id -> (observation, frame): cards waiting for a trick's gathering
+        self._short: set[tuple[int, int]] = set()  # tricks seen gathered one card short (``_glimpsed_last``)
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -177,23 +186,52 @@ class CrazyAdapter:
             return self._arrive(obs, t)
         return []
 
-    def look(self, frame: int, t: float | None, seen) -> list:
-        """After each look: a card waiting for the complete trick under it to be gathered is played once the
-        trick is gone (or after ``WAIT_FRAMES``), if it is still in view then (``seen(track_id)``): a misread
-        of a card of the trick is held, unseen, until it vanishes with it. Its play is dated now, when the
-        referee could know it."""
+    def look(self, frame: int, t: float | None, tracker) -> list:
+        """After each look (``tracker``: what the tracker holds now): a card waiting for the complete trick
+        under it to be gathered is played once the trick is gone (or after ``WAIT_FRAMES``), if it is still
+        in view then (``tracker.seen_now``): a misread of a card of the trick is held, unseen, until it
+        vanishes with it. And a trick gathered one card short had its last card laid unseen
+        (``_glimpsed_last``). Plays made here are dated now, when the referee could know them."""
+        out = self._glimpsed_last(frame, t, tracker.glimpses)
         if not self._waiting:
-            return []
-        out = []
+            return out
         lying = self._trick_lying()
         for track, (obs, since) in list(self._waiting.items()):
-            if (lying and frame - since < self.WAIT_FRAMES) or not seen(track):
+            if (lying and frame - since < self.WAIT_FRAMES) or not tracker.seen_now(track):
                 continue
             del self._waiting[track]
             if self._can_be_on_table(obs.label):
                 out += self._arrive(replace(obs, frame=frame), t)
             else:  # read as a card already played: held back, as when it came to rest (``_impossible``)
                 self._impossible[track] = (frame, t, self._trick_now())
+        return out
+
+    def _glimpsed_last(self, frame: int, t: float | None, glimpses) -> list:
+        """The open trick, one card short, is gone from the table (every card of it vanished): it was
+        gathered, so its last card was laid, too briefly in view for the tracker (seed 9072: Ann's Y13 read
+        once at 0.79 as it slid in, then the trick was swept up; her next lead went to the old trick and
+        every card after it astray). That card is the surest glimpse (``Tracker.glimpses``) in the trick
+        area since the trick's last play, read at least ``GLIMPSE_SURE``, away from the trick's cards (not
+        one of them misread) and one that can be on the table; with none, nothing is made up."""
+        r = self.game.round
+        now = self._trick_now()
+        if r is None or r.over or now in self._short or len(r.current.cards) != self.game.n - 1:
+            return []
+        mine = [tr for tr, trick in self._trick_of.items() if trick == now and tr in self._plays_of]
+        if not mine or any(self._lying.get(tr) == now for tr in mine) or self._waiting:
+            return []
+        self._short.add(now)  # judged once
+        since = max(self.log[self._play_index[tr]].get("frame", -1) for tr in mine)
+        spots = [self._xy[tr] for tr in mine]
+        fits = [g for g in glimpses if g.frame > since and g.confidence >= self.GLIMPSE_SURE
+                and self.trick.contains((g.x, g.y)) and self._is_card(g.label) and self._can_be_on_table(g.label)
+                and all(math.dist((g.x, g.y), xy) > self.GLIMPSE_APART_MM for xy in spots)]
+        if not fits:
+            return []
+        g = max(fits, key=lambda g: g.confidence)
+        track = -1 - len(self._short)  # no track of its own any more
+        out = self._arrive(Observation("appeared", track, g.label, g.x, g.y, frame, confidence=g.confidence), t)
+        self._lying.pop(track, None)  # gone with the trick
         return out
 
     def _trick_lying(self) -> bool:
