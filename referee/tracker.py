@@ -44,10 +44,11 @@ class TrackerSettings:
     still_frames: int = 4        # frames it must lie still before its resting place is reported
     label_votes: int = 9         # label = majority of the last this-many detections
     reid_distance_mm: float = 400  # a hidden object seen again this near, same label: the same object
-    rest_reid_mm: float | None = None  # a hidden object that was at rest is found again only this near its
-                                  # resting place (None: reid_distance_mm). Crazy: a card in the trick is not
-                                  # lifted and put down elsewhere unseen; a card sliding in, misread with the
-                                  # label of one a hand hid, took that one's track (bench_referee seed 9022)
+    rest_reid_mm: float | None = None  # an object that came to rest is matched only this near where it rests, seen or
+                                  # found again after it was hidden (None: max_distance_mm and reid_distance_mm).
+                                  # Crazy: a card in the trick is not slid along nor lifted and put down
+                                  # elsewhere unseen; a card sliding in, misread with the label of one a hand
+                                  # hid, took that one's track (bench_referee seed 9022)
     relabel_within_mm: float = 15  # another label this near is the same object misread (or a pile's new top);
                                    # farther off it is another object (a card played beside it)
     min_confidence: float = 0.5   # a card read with less is left out: better no call than a false one
@@ -122,8 +123,9 @@ class Track:
 
 @dataclass(frozen=True)
 class Glimpse:
-    """An object read in fewer looks than ``confirm_frames`` (or never at rest) and then gone: too little
-    to report, but a game may know a card must have been there (Crazy: a trick gathered one card short)."""
+    """A read that made no report: an object read in fewer looks than ``confirm_frames`` (or never at rest)
+    and then gone, or a read of another label on a known object. Too little to report, but a game may
+    know a card must have been there (Crazy: a trick gathered one card short)."""
 
     label: str
     x: float
@@ -194,6 +196,10 @@ class Tracker:
         out: list[Observation] = []
         for ti, di in matches:
             t, d = self.tracks[ti], dets[di]
+            if t.confirmed and d.label != t.label:
+                # a read of another label on a known object: a misread, or a card laid on it that the
+                # vote has not taken yet (Crazy 9075: Ann's G13 laid on Bob's G12, then swept up)
+                self.glimpses.append(Glimpse(d.label, d.x, d.y, frame, d.confidence))
             t.x, t.y = d.x, d.y
             t.hits += 1
             t.misses = 0
@@ -306,6 +312,14 @@ class Tracker:
         rest = np.array([t.rest if t.rest is not None else (np.inf, np.inf) for t in self.tracks])
         near_rest = np.linalg.norm(rest[:, None, :] - dx[None, :, :], axis=2) <= s.relabel_within_mm
         allowed = (dist <= s.max_distance_mm) & (~other | near_rest)
+        if s.rest_reid_mm is not None:
+            # an object that came to rest stays where it lies: a read farther from its resting place is
+            # another object (Crazy 9075, six players: Bob's G12, misread G14 under a hand, was dragged
+            # along by Fay's real G14 sliding over it to rest 52 mm away; her play was lost and every
+            # later card went astray)
+            pinned = np.array([t.rest is not None for t in self.tracks])
+            from_rest = np.linalg.norm(rest[:, None, :] - dx[None, :, :], axis=2)
+            allowed &= ~pinned[:, None] | (from_rest <= s.rest_reid_mm)
         misread = tl[:, None] != dl[None, :]  # same kind, other label
         cost = np.where(allowed, dist + other * s.relabel_within_mm + (misread & ~other) * s.still_mm, 1e9)
         rows, cols = linear_sum_assignment(cost)
@@ -331,5 +345,8 @@ class Tracker:
     def _reid_reach(self, t: Track) -> float:
         """How far from where it was last seen a hidden object may be found again."""
         s = self.settings
-        at_rest = t.rest is not None and np.hypot(t.x - t.rest[0], t.y - t.rest[1]) <= 2 * s.still_mm
-        return s.rest_reid_mm if at_rest and s.rest_reid_mm is not None else s.reid_distance_mm
+        return s.rest_reid_mm if self._at_rest(t) and s.rest_reid_mm is not None else s.reid_distance_mm
+
+    def _at_rest(self, t: Track) -> bool:
+        """Was it last seen where it came to rest?"""
+        return t.rest is not None and np.hypot(t.x - t.rest[0], t.y - t.rest[1]) <= 2 * self.settings.still_mm

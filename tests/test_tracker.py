@@ -179,6 +179,24 @@ def test_an_object_read_too_briefly_to_report_is_kept_as_a_glimpse():
     assert [g.label for g in t.glimpses] == ["G4"] and t.glimpses[0].frame == 5
 
 
+def test_another_label_read_on_a_known_object_is_a_glimpse():
+    t = Tracker(S)
+    step(t, [[D("G12", 0, 0)]] * 6 + [[D("G13", 3, 2, confidence=0.89)]])  # a card laid on it, not yet voted in
+    assert [(g.label, g.frame, g.confidence) for g in t.glimpses] == [("G13", 6, 0.89)]
+
+
+def test_with_rest_reid_mm_a_card_at_rest_is_not_dragged_along_by_a_card_sliding_over_it():
+    # Crazy 9075: Bob's G12 (misread G14 under a hand) followed Fay's real G14 sliding over it to rest
+    # 52 mm away; her card never appeared
+    slide = [[D("G14", 10 * k, 0)] for k in range(6)] + [[D("G14", 52, 0)]] * 6
+    t = Tracker(replace(S, rest_reid_mm=25))
+    out = step(t, [[D("G14", 0, 0)]] * 6 + slide)
+    assert [o for v in out.values() for o in v] == [("appeared", "G14"), ("appeared", "G14")]
+    t = Tracker(S)  # without it an object may be carried off (a piece moved)
+    out = step(t, [[D("G14", 0, 0)]] * 6 + slide)
+    assert [o for v in out.values() for o in v] == [("appeared", "G14"), ("moved", "G14")]
+
+
 def test_a_kind_may_have_a_floor_of_its_own():
     # a kind read down to a lower floor than the rest (fodbold: face-down cards)
     s = replace(S, min_confidence=0.5, kind_floors=(("red", 0.25),))

@@ -303,6 +303,15 @@ def test_a_trick_gathered_one_card_short_had_its_last_card_laid_as_glimpsed():
     assert [a["player"] for a in seen(ad, game, "G5", IN_FRONT["A"], track=9, frame=200)] == ["A"]
 
 
+def test_a_trick_gathered_short_takes_a_card_read_on_one_of_its_cards_when_none_lies_apart():
+    # seed 9075, six players: Ann's G13 laid on Bob's G12 was read on it at 0.89, then the trick swept up
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])
+    gather(ad, [1, 2, 3], frame=150)
+    on_b = Glimpse("G13", IN_FRONT["B"][0] + 4, IN_FRONT["B"][1] + 3, frame=100, confidence=0.89)
+    assert [(a["player"], a["card"]) for a in look(ad, game, 150, glimpses=[on_b])] == [("A", "G13")]
+
+
 def test_a_trick_gathered_short_with_nothing_surely_glimpsed_makes_nothing_up():
     game, ad = make()
     play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])

@@ -210,9 +210,10 @@ class CrazyAdapter:
         """The open trick, one card short, is gone from the table (every card of it vanished): it was
         gathered, so its last card was laid, too briefly in view for the tracker (seed 9072: Ann's Y13 read
         once at 0.79 as it slid in, then the trick was swept up; her next lead went to the old trick and
-        every card after it astray). That card is the surest glimpse (``Tracker.glimpses``) in the trick
-        area since the trick's last play, read at least ``GLIMPSE_SURE``, away from the trick's cards (not
-        one of them misread) and one that can be on the table; with none, nothing is made up."""
+        every card after it astray; 9075, six players: Ann's G13 laid on Bob's G12, read on it at 0.89 for
+        a few looks). That card is a glimpse (``Tracker.glimpses``) in the trick area since the trick's last
+        play, read at least ``GLIMPSE_SURE``, of a card that can be on the table: one away from the trick's
+        cards (not one of them misread) if any, the surest. With none, nothing is made up."""
         r = self.game.round
         now = self._trick_now()
         if r is None or r.over or now in self._short or len(r.current.cards) != self.game.n - 1:
@@ -224,11 +225,12 @@ class CrazyAdapter:
         since = max(self.log[self._play_index[tr]].get("frame", -1) for tr in mine)
         spots = [self._xy[tr] for tr in mine]
         fits = [g for g in glimpses if g.frame > since and g.confidence >= self.GLIMPSE_SURE
-                and self.trick.contains((g.x, g.y)) and self._is_card(g.label) and self._can_be_on_table(g.label)
-                and all(math.dist((g.x, g.y), xy) > self.GLIMPSE_APART_MM for xy in spots)]
+                and self.trick.contains((g.x, g.y)) and self._is_card(g.label) and self._can_be_on_table(g.label)]
         if not fits:
             return []
-        g = max(fits, key=lambda g: g.confidence)
+        # one read apart from the trick's cards first (near one, it may be that one misread), then the surest
+        g = max(fits, key=lambda g: (all(math.dist((g.x, g.y), xy) > self.GLIMPSE_APART_MM for xy in spots),
+                                     g.confidence))
         track = -1 - len(self._short)  # no track of its own any more
         out = self._arrive(Observation("appeared", track, g.label, g.x, g.y, frame, confidence=g.confidence), t)
         self._lying.pop(track, None)  # gone with the trick
