@@ -653,6 +653,23 @@ def test_a_face_read_on_a_deck_is_its_back_misread_and_a_card_shown_off_it_count
         FodboldAdapter(tb.game, LAYOUT, deck_frames=-1)
 
 
+def test_a_deck_nudged_as_cards_are_drawn_off_it_is_still_a_deck():
+    """Seed 9146: the shot deck moved 8-10 mm three times (cards drawn off it), then read S02 at 0.56 for
+    two looks: the move had restarted its time as a deck, and a false shot was called."""
+    tb = Table()
+    deck = (420, 0)
+    tb.see("appeared", 1, "back", deck, frames=3)
+    tb.see("moved", 1, "back", (deck[0] + 1, deck[1] - 9), frames=75)
+    tb.see("moved", 1, "back", (deck[0] - 7, deck[1] - 6), frames=72)
+    assert tb.see("relabelled", 1, "S02", deck, old="back", frames=12) == []
+    # carried farther off it is a face-down card elsewhere, no deck yet
+    tb2 = Table()
+    tb2.see("appeared", 1, "back", deck, frames=3)
+    tb2.see("moved", 1, "back", (deck[0], deck[1] - 100), frames=75)
+    out = tb2.see("relabelled", 1, "S02", (deck[0], deck[1] - 100), old="back", frames=30)
+    assert [a["type"] for a in out if isinstance(a, dict)] == ["shot"]
+
+
 def test_a_deck_misread_again_and_again_is_kept_once():
     """Each time a deck's back is read as a face the deck's place is noted; in a long game the same
     deck must not pile up as hundreds of near-copies, while a second deck is a place of its own."""

@@ -56,7 +56,7 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   ``correction_frames``, as a card that team drew before was the discard pile seen again and misread
   for a look: the draw is withdrawn. The shot card that made a shot, read later as another shot card
   the engine would refuse for want of a shot chance, is a misread of the card lying there. A face
-  card read on a deck (where a face-down card has lain for ``deck_frames``) is the deck's back
+  card read on a deck (where a face-down card has lain for ``deck_frames``, nudged or not) is the deck's back
   misread: no action until the card is taken off the deck and shown.
 - **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
   its card while the engine still waits for a move, the adapter first makes the staying move: the
@@ -234,7 +234,9 @@ class FodboldAdapter:
         and the place stays one after its back is read as something else or lost."""
         was = self._backs.get(obs.track_id)
         if obs.kind != "vanished" and obs.label == BACK:
-            if was is None or obs.kind == "moved":
+            # a deck nudged (a card drawn off it) is still the deck, lying there since it first did
+            # (seed 9146: the shot deck, moved 8-10 mm three times, read S02 at 0.56: a false shot)
+            if was is None or (obs.kind == "moved" and not _near(was[:2], [(obs.x, obs.y)], self.DECK_MM)):
                 self._backs[obs.track_id] = (obs.x, obs.y, obs.frame)
             return
         if was is not None:
