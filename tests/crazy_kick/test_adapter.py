@@ -848,3 +848,14 @@ def test_a_card_lying_on_one_pile_read_on_another_now_and_then_is_still_the_firs
     tb.see("relabelled", 20, y, (-190, 300), old=x, frames=3)
     out = tb.see("relabelled", 1, x, CENTRE, old="R01", frames=3)
     assert [a for a in out if a["type"] == "play"][0]["player"] == "Bob"
+    # seed 9087: the same when x is a top just read anew on Bob's pile (it replaced the card read there)
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    z = next(c.id for c in tb.game.catalog if c.team == "red" and c.id not in ("R01", x, y)
+             and not (c.is_goal or c.is_keeper))
+    tb.see("appeared", 20, y, (-190, 300))
+    tb.see("appeared", 10, z, (110, 300))
+    tb.see("relabelled", 10, x, (110, 300), old=z, frames=3)     # Bob's top read anew as x
+    tb.see("relabelled", 20, x, (-190, 300), old=y, frames=3)   # Ann's y read as x for a look
+    tb.see("relabelled", 20, y, (-190, 300), old=x, frames=3)
+    assert tb.ad.seen_on[x] == "Bob"

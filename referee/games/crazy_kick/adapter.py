@@ -556,8 +556,11 @@ class CrazyKickAdapter:
     def _showing_elsewhere(self, card_id: str, p: str) -> bool:
         """Whether ``card_id`` lies on top of another player's pile: a card is on one pile only, and each
         belongs to one player all game, so a read of it on ``p``'s pile meanwhile is a misread there (seed
-        9054: R1's R47 read R51 now and then while R51 lay on R2's pile; R2's play of it went to R1)."""
-        return any(q != p and any(c[0] == card_id and c[3] is None for c in cards.values())
+        9054: R1's R47 read R51 now and then while R51 lay on R2's pile; R2's play of it went to R1). A top
+        just read anew there (``masked``: it replaced another) counts too (seed 9087: W2's W12 read W13 on
+        his pile, then W1's W09 read W13 for 0.4 s: W13 went to W1, and W2's play of W12, read W13, was
+        called not_on_top on W1)."""
+        return any(q != p and any(c[0] == card_id for c in cards.values())  # a new top there too (9087)
                    for q, cards in self.zone_cards.items())
 
     def _tops(self, p: str) -> list[str | None] | None:
