@@ -263,12 +263,25 @@ def test_a_card_turning_up_while_a_complete_trick_still_lies_there_waits_for_its
     game, ad = make()
     play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")])
     assert seen(ad, game, "G4", (0, 40), track=9, frame=200) == [] and look(ad, game, 203) == []
-    gather(ad, [1, 2, 3], frame=240)
-    assert look(ad, game, 240) == []  # A's card still lies there
-    gather(ad, [4], frame=250)
-    assert look(ad, game, 250, seen=lambda track: False) == []  # gone with the trick: only held, unseen
-    assert ad.observe(Observation("vanished", 9, "G4", 0, 40, 260), t=260 / 30) == []
-    assert look(ad, game, 263) == [] and len(ad.log) == 5 and game.violations == []
+    gather(ad, [1, 2, 3], frame=215)
+    assert look(ad, game, 215) == []  # A's card still lies there
+    gather(ad, [4], frame=220)
+    assert look(ad, game, 220, seen=lambda track: False) == []  # gone with the trick: only held, unseen
+    assert look(ad, game, 240, seen=lambda track: False) == []
+    assert ad.observe(Observation("vanished", 9, "G4", 0, 40, 250), t=250 / 30) == []
+    assert look(ad, game, 253) == [] and len(ad.log) == 5 and game.violations == []
+
+
+def test_cards_waiting_for_a_gathering_are_played_one_a_look_in_the_order_they_came():
+    # seed 9081: two cards let go in one look were both given to the first one's player (out of turn)
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")])
+    seen(ad, game, "G5", IN_FRONT["A"], track=9, frame=200)  # A won and leads at once ...
+    seen(ad, game, "G8", (-40, -20), track=10, frame=210)    # ... and B follows
+    gather(ad, [1, 2, 3, 4], frame=240)
+    assert [(a["player"], a["card"]) for a in look(ad, game, 243)] == [("A", "G5")]
+    assert [(a["player"], a["card"]) for a in look(ad, game, 246)] == [("B", "G8")]
+    assert game.violations == []
 
 
 def test_a_waiting_card_read_as_one_already_played_is_held_back_until_it_is_read_right():

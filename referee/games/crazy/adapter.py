@@ -62,7 +62,8 @@ SURER_BY = 0.1  # a soon relabel corrects a play only when read at least about a
 
 
 class CrazyAdapter:
-    WAIT_FRAMES = 90  # a card waits at most this long (3 s at 30 fps) for the trick under it to be gathered
+    WAIT_FRAMES = 30  # a card waits at most this long (1 s at 30 fps) for the trick under it to be gathered:
+                      # a track of it kept alive by other reads there must not hold the next lead for long (9081)
     GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
     GLIMPSE_APART_MM = 20.0  # ... and this far from every card of the trick (nearer, one of them misread)
 
@@ -201,9 +202,10 @@ class CrazyAdapter:
                 continue
             del self._waiting[track]
             if self._can_be_on_table(obs.label):
-                out += self._arrive(replace(obs, frame=frame), t)
-            else:  # read as a card already played: held back, as when it came to rest (``_impossible``)
-                self._impossible[track] = (frame, t, self._trick_now())
+                # one play a look: who laid the next is judged once the engine has taken this one
+                # (seed 9081: two cards let go together both went to the first one's player)
+                return out + self._arrive(replace(obs, frame=frame), t)
+            self._impossible[track] = (frame, t, self._trick_now())  # read as a card already played
         return out
 
     def _glimpsed_last(self, frame: int, t: float | None, glimpses) -> list:
