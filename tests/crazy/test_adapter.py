@@ -403,6 +403,24 @@ def test_the_card_below_a_card_on_top_read_again_takes_that_play_back():
     assert game.violations == []
 
 
+def test_a_card_arriving_just_after_a_card_taken_as_laid_on_top_shows_that_was_a_misread():
+    # seed 9077: Bob's Y3 read Y5 at 0.82 as Cyd's Y13 slid in beside it; in the same look Y13 appeared.
+    # The Y5 was taken as Cyd's card on top and Y13 as Dee's: two false out_of_turn calls later
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    on_top = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 80, confidence=0.82), t=80 / 30)
+    assert [(a["player"], a["card"]) for a in on_top] == [("C", "G2")]
+    out = ad.observe(Observation("appeared", 6, "G13", *IN_FRONT["C"], 80), t=80 / 30)
+    assert [type(o) for o in out] == [Correction] and out[0].action is None
+    assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "G7"), ("C", "G13")]
+    # a card arriving later than DISTURBED_FRAMES after a card on top is just the next card
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    seen(ad, game, "G2", IN_FRONT["B"], kind="relabelled", track=5, frame=80)
+    later = seen(ad, game, "G13", IN_FRONT["D"], track=6, frame=80 + CrazyAdapter.DISTURBED_FRAMES + 1)
+    assert [(a["player"], a["card"]) for a in later] == [("D", "G13")]
+
+
 def test_adapter_settings_are_checked():
     game = CrazyGame(setup(("A", "B", "C", "D")))
     with pytest.raises(ValueError, match="on_top_confidence"):

@@ -31,6 +31,9 @@
   first read.
 - A card the tracker already knew elsewhere (seen at rest outside the trick) that comes to rest in the
   trick area is played there, like a card that appears there.
+- A card that appears in the trick just after (``DISTURBED_FRAMES``) a card taken as laid on top of another,
+  as the last play, shows that was this card arriving: the other one misread under its hand (seed 9077:
+  Bob's Y3 read Y5 at 0.82 as Cyd's Y13 slid in, in the same look). The play on top is taken back.
 - Nobody leads onto a complete trick still lying there: a card turning up while one does waits (``look``,
   after every look) until the trick's cards are gone, and is played then only if it is still in view; a
   card of the trick misread under the gathering hand leaves with them (seed 9052: G12 read G4 16 mm off,
@@ -62,6 +65,7 @@ SURER_BY = 0.1  # a soon relabel corrects a play only when read at least about a
 
 
 class CrazyAdapter:
+    DISTURBED_FRAMES = 9  # a card arriving this soon after a card taken as laid on top shows it was misread
     WAIT_FRAMES = 30  # a card waits at most this long (1 s at 30 fps) for the trick under it to be gathered:
                       # a track of it kept alive by other reads there must not hold the next lead for long (9081)
     GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
@@ -105,6 +109,7 @@ class CrazyAdapter:
         self._lying: dict[int, tuple[int, int]] = {}  # track id -> trick, for played cards still in the trick area
         self._waiting: dict[int, tuple] = {}  # track id -> (observation, frame): cards waiting for a trick's gathering
         self._short: set[tuple[int, int]] = set()  # tricks seen gathered one card short (``_glimpsed_last``)
+        self._on_top: tuple | None = None  # (track, card below, frame, log index) of a play made as a card on top
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -171,6 +176,13 @@ class CrazyAdapter:
             if self._trick_of.get(obs.track_id) != self._trick_now() or obs.confidence < self.on_top_confidence:
                 return []
             obs = replace(obs, kind="appeared")
+            on_top = (obs.track_id, self.log[i]["card"], obs.frame)
+        else:
+            on_top = None
+        if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)) and on_top is None:
+            undo = self._disturbed(obs, t)
+            if undo is not None:
+                return [undo]
         if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)):
             if not self._can_be_on_table(obs.label):
                 self._impossible[obs.track_id] = (obs.frame, t, self._trick_now())
@@ -184,8 +196,29 @@ class CrazyAdapter:
                 # phantom lead called out of turn). It waits until the trick is gone (``look``).
                 self._waiting[obs.track_id] = (obs, obs.frame)
                 return []
-            return self._arrive(obs, t)
+            out = self._arrive(obs, t)
+            self._on_top = on_top and (*on_top, self._play_index[obs.track_id])
+            return out
         return []
+
+    def _disturbed(self, obs, t: float | None) -> Correction | None:
+        """A card that appears in the trick within ``DISTURBED_FRAMES`` of a card taken as laid on top of
+        another, as the last play, shows what that was: this card arriving, its hand over the other one
+        misread (seed 9077: Bob's Y3 read Y5 at 0.82 as Cyd's Y13 slid in beside it, in the same look; the
+        Y5 was taken as Cyd's and Y13 as Dee's, two false calls). The play on top is taken back and this
+        card played, by whose turn it is then (in the log the Correction re-scores)."""
+        last, self._on_top = self._on_top, None
+        if last is None:
+            return None
+        track, below, frame, i = last
+        if (obs.frame - frame > self.DISTURBED_FRAMES or i != len(self.log) - 1
+                or self._play_index.get(track) != i or self._trick_of.get(track) != self._trick_now()):
+            return None
+        self._take_back(track, i)
+        self._read_as[track] = {below}
+        self.game = self._scratch(self.log)  # the session re-scores from the log; judge this card on that
+        self._arrive(obs, t)
+        return Correction(i, None, why=f"{obs.label} came as {below} was read as another card laid on it")
 
     def look(self, frame: int, t: float | None, tracker) -> list:
         """After each look (``tracker``: what the tracker holds now): a card waiting for the complete trick
