@@ -413,6 +413,12 @@ def test_a_card_arriving_just_after_a_card_taken_as_laid_on_top_shows_that_was_a
     out = ad.observe(Observation("appeared", 6, "G13", *IN_FRONT["C"], 80), t=80 / 30)
     assert [type(o) for o in out] == [Correction] and out[0].action is None
     assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "G7"), ("C", "G13")]
+    # and a card read anew just after another card came is that card's hand over it (seed 9082)
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    seen(ad, game, "G13", IN_FRONT["C"], track=6, frame=80)
+    assert ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 83, confidence=0.82), t=83 / 30) == []
+    assert len(ad.log) == 3
     # a card arriving later than DISTURBED_FRAMES after a card on top is just the next card
     game, ad = make()
     seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)

@@ -33,7 +33,8 @@
   trick area is played there, like a card that appears there.
 - A card that appears in the trick just after (``DISTURBED_FRAMES``) a card taken as laid on top of another,
   as the last play, shows that was this card arriving: the other one misread under its hand (seed 9077:
-  Bob's Y3 read Y5 at 0.82 as Cyd's Y13 slid in, in the same look). The play on top is taken back.
+  Bob's Y3 read Y5 at 0.82 as Cyd's Y13 slid in, in the same look). The play on top is taken back; a card
+  read anew that soon after another card came is no card on top (seed 9082: Y1 read Y3 just after Y11 came).
 - Nobody leads onto a complete trick still lying there: a card turning up while one does waits (``look``,
   after every look) until the trick's cards are gone, and is played then only if it is still in view; a
   card of the trick misread under the gathering hand leaves with them (seed 9052: G12 read G4 16 mm off,
@@ -65,7 +66,7 @@ SURER_BY = 0.1  # a soon relabel corrects a play only when read at least about a
 
 
 class CrazyAdapter:
-    DISTURBED_FRAMES = 9  # a card arriving this soon after a card taken as laid on top shows it was misread
+    DISTURBED_FRAMES = 9  # a card arriving this soon before or after a card read anew shows that was a misread
     WAIT_FRAMES = 30  # a card waits at most this long (1 s at 30 fps) for the trick under it to be gathered:
                       # a track of it kept alive by other reads there must not hold the next lead for long (9081)
     GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
@@ -174,6 +175,11 @@ class CrazyAdapter:
             # complete (it is being gathered: the hand hides part of the card) or the new label is unsure
             # (the card is partly covered by the next one)
             if self._trick_of.get(obs.track_id) != self._trick_now() or obs.confidence < self.on_top_confidence:
+                return []
+            latest = next((a.get("frame") for a in reversed(self.log) if a.get("type") == "play"), None)
+            if latest is not None and obs.frame - latest <= self.DISTURBED_FRAMES:
+                # just after another card came: its hand over this one, not a card on top (seed 9082: Ann's
+                # Y1 read Y3 at 0.79 three frames after Dee's Y11 appeared; her real Y7 was then dropped)
                 return []
             obs = replace(obs, kind="appeared")
             on_top = (obs.track_id, self.log[i]["card"], obs.frame)
