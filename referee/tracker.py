@@ -120,6 +120,10 @@ class Track:
         mine = [c for lab, c in self.reads if lab == label]
         return sum(mine) / len(mine) if mine else 0.0
 
+    def glimpse(self) -> "Glimpse":
+        """What was seen of it, as it goes without a report."""
+        return Glimpse(self.label, self.x, self.y, self.seen, self.confidence(self.label))
+
 
 @dataclass(frozen=True)
 class Glimpse:
@@ -238,10 +242,10 @@ class Tracker:
                 if t.rest is not None:
                     gone.append(Observation("vanished", t.id, t.reported_label or t.label, t.rest[0], t.rest[1], frame))
                 else:  # never lay still: it was only passing
-                    self.glimpses.append(Glimpse(t.label, t.x, t.y, t.seen, t.confidence(t.label)))
+                    self.glimpses.append(t.glimpse())
             elif not t.confirmed and t.misses > 0:
                 # a tentative object that skipped a frame is no object, but it may have been one
-                self.glimpses.append(Glimpse(t.label, t.x, t.y, t.seen, t.confidence(t.label)))
+                self.glimpses.append(t.glimpse())
             else:
                 keep.append(t)
         self.tracks = keep
@@ -310,7 +314,8 @@ class Tracker:
         # another label may only take over an object lying at rest, at its resting place: a card
         # sliding over another on its way into the trick must not drag that one along
         rest = np.array([t.rest if t.rest is not None else (np.inf, np.inf) for t in self.tracks])
-        near_rest = np.linalg.norm(rest[:, None, :] - dx[None, :, :], axis=2) <= s.relabel_within_mm
+        from_rest = np.linalg.norm(rest[:, None, :] - dx[None, :, :], axis=2)
+        near_rest = from_rest <= s.relabel_within_mm
         allowed = (dist <= s.max_distance_mm) & (~other | near_rest)
         if s.rest_reid_mm is not None:
             # an object that came to rest stays where it lies: a read farther from its resting place is
@@ -318,7 +323,6 @@ class Tracker:
             # along by Fay's real G14 sliding over it to rest 52 mm away; her play was lost and every
             # later card went astray)
             pinned = np.array([t.rest is not None for t in self.tracks])
-            from_rest = np.linalg.norm(rest[:, None, :] - dx[None, :, :], axis=2)
             allowed &= ~pinned[:, None] | (from_rest <= s.rest_reid_mm)
         misread = tl[:, None] != dl[None, :]  # same kind, other label
         cost = np.where(allowed, dist + other * s.relabel_within_mm + (misread & ~other) * s.still_mm, 1e9)
@@ -345,8 +349,5 @@ class Tracker:
     def _reid_reach(self, t: Track) -> float:
         """How far from where it was last seen a hidden object may be found again."""
         s = self.settings
-        return s.rest_reid_mm if self._at_rest(t) and s.rest_reid_mm is not None else s.reid_distance_mm
-
-    def _at_rest(self, t: Track) -> bool:
-        """Was it last seen where it came to rest?"""
-        return t.rest is not None and np.hypot(t.x - t.rest[0], t.y - t.rest[1]) <= 2 * self.settings.still_mm
+        at_rest = t.rest is not None and np.hypot(t.x - t.rest[0], t.y - t.rest[1]) <= 2 * s.still_mm
+        return s.rest_reid_mm if at_rest and s.rest_reid_mm is not None else s.reid_distance_mm

@@ -40,8 +40,9 @@
   card of the trick misread under the gathering hand leaves with them (seed 9052: G12 read G4 16 mm off,
   a phantom lead called out of turn). A true lead laid that early is played late, not lost.
 - A trick gathered one card short (every card of the open trick gone, one card missing) had its last card
-  laid too briefly in view: the surest glimpse of a card in the trick area since the trick's last play
-  (``Tracker.glimpses``, read at least ``GLIMPSE_SURE``, away from the trick's cards) is that play (seed
+  laid too briefly in view: a glimpse of a card in the trick area since the trick's last play
+  (``Tracker.glimpses``, read at least ``GLIMPSE_SURE``; one away from the trick's cards first, then the
+  surest) is that play (seed
   9072: Ann's Y13 read once at 0.79 before the sweep; her next lead was taken for the old trick's last
   card and every card after went astray). With no such glimpse nothing is made up.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
@@ -185,11 +186,10 @@ class CrazyAdapter:
             on_top = (obs.track_id, self.log[i]["card"], obs.frame)
         else:
             on_top = None
-        if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)) and on_top is None:
-            undo = self._disturbed(obs, t)
+        if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)):
+            undo = self._disturbed(obs, t) if on_top is None else None
             if undo is not None:
                 return [undo]
-        if obs.kind == "appeared" and self.trick.contains((obs.x, obs.y)):
             if not self._can_be_on_table(obs.label):
                 self._impossible[obs.track_id] = (obs.frame, t, self._trick_now())
                 return []
@@ -203,7 +203,7 @@ class CrazyAdapter:
                 self._waiting[obs.track_id] = (obs, obs.frame)
                 return []
             out = self._arrive(obs, t)
-            self._on_top = on_top and (*on_top, self._play_index[obs.track_id])
+            self._on_top = None if on_top is None else (*on_top, self._play_index[obs.track_id])
             return out
         return []
 
