@@ -258,10 +258,15 @@ def make_crop_set(source: str | Path, out: str | Path, classes: list[str], size:
     return counts
 
 
+LOWRES_WIDTH = (26.0, 48.0)  # a card's width in camera pixels at a real table's distance (720p: about 36)
+
+
 def _face_crop(rng: np.random.Generator, face: np.ndarray, alpha: np.ndarray, other: np.ndarray, size: int,
-               amount: float = JITTER, loose: bool = False) -> np.ndarray:
+               amount: float = JITTER, loose: bool = False, lowres: float = 0.0) -> np.ndarray:
     """One card face as a detector would hand it over: on a random table colour, corners off by a few per
-    cent, either way up, sometimes partly under another card or a hand, light, blur, noise, JPEG."""
+    cent, either way up, sometimes partly under another card or a hand, light, blur, noise, JPEG.
+    ``lowres``: the share of crops first shrunk to a card ``LOWRES_WIDTH`` px wide, as a camera 1.5 m up
+    sees it, then warped up to ``size`` (what the review does with a 720p frame)."""
     import cv2
 
     h, w = face.shape[:2]
@@ -286,6 +291,10 @@ def _face_crop(rng: np.random.Generator, face: np.ndarray, alpha: np.ndarray, ot
         else:
             table[:, pad + w - cover:] = cv2.resize(patch, (table.shape[1] - (pad + w - cover), table.shape[0]))
     corners = np.array([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]], np.float64)
+    if lowres and rng.random() < lowres:
+        scale = rng.uniform(*LOWRES_WIDTH) / w
+        table = cv2.resize(table, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        corners *= scale
     img = warp_card(table.clip(0, 255).astype(np.uint8), jitter_corners(corners, rng, amount, loose), size).astype(np.float32)
     img = img * rng.uniform(0.55, 1.25) + rng.uniform(-25, 25)             # exposure
     img *= rng.uniform(0.9, 1.1, 3)                                          # colour temperature
@@ -314,13 +323,14 @@ def face_designs(deck: str, styles: int, rng: np.random.Generator, face_width: i
 
 
 def add_face_crops(deck: str, out: str | Path, classes: list[str], size: int, styles: int = 40, per_card: int = 3,
-                   seed: int = 0, face_width: int = 96, loose: bool = False, workers: int = 1) -> int:
+                   seed: int = 0, face_width: int = 96, loose: bool = False, workers: int = 1,
+                   lowres: float = 0.0) -> int:
     """Add crops of freshly drawn faces in ``styles`` random designs to out/train (many more designs than the
     rendered scenes hold: the classifier must name cards of designs it never saw). Each design has its own
     random stream, so ``workers`` processes write the same files as one."""
     import multiprocessing as mp
 
-    jobs = [(deck, str(out), list(classes), size, styles, per_card, seed, face_width, loose, chunk)
+    jobs = [(deck, str(out), list(classes), size, styles, per_card, seed, face_width, loose, lowres, chunk)
             for chunk in np.array_split(np.arange(styles), max(1, min(workers, styles)))]
     if len(jobs) == 1:
         return _face_crop_job(jobs[0])
@@ -331,7 +341,7 @@ def add_face_crops(deck: str, out: str | Path, classes: list[str], size: int, st
 def _face_crop_job(job) -> int:
     import cv2
 
-    deck, out, classes, size, styles, per_card, seed, face_width, loose, chunk = job
+    deck, out, classes, size, styles, per_card, seed, face_width, loose, lowres, chunk = job
     out = Path(out)
     designs = face_designs(deck, styles, np.random.default_rng([seed, 0xFACE]), face_width)
     n = 0
@@ -343,10 +353,67 @@ def _face_crop_job(job) -> int:
             (out / "train" / c).mkdir(parents=True, exist_ok=True)
             for k in range(per_card):
                 other = faces[codes[rng.integers(len(codes))]][0].astype(np.float32)
-                crop = _face_crop(rng, faces[c][0].astype(np.float32), faces[c][1], other, size, loose=loose)
+                crop = _face_crop(rng, faces[c][0].astype(np.float32), faces[c][1], other, size, loose=loose,
+                                  lowres=lowres)
                 cv2.imwrite(str(out / "train" / c / f"face{s:03d}_{k}.png"), crop)
                 n += 1
     return n
+
+
+VIDEO_EVERY = 2        # a video's frames a crop is taken from: every 2nd (neighbours are near copies)
+VIDEO_BACKS = 0.1      # share of face-down cards kept: the hands' backs fill most of every frame
+
+
+def add_video_crops(videos: list[str | Path], out: str | Path, classes: list[str], size: int, seed: int = 0,
+                    every: int = VIDEO_EVERY, min_visible: float = CROP_MIN_VISIBLE, backs: float = VIDEO_BACKS,
+                    split: str = "train") -> int:
+    """Add crops of the cards of simulated game videos (``referee simulate``: video.mp4 and frames.jsonl with
+    each card's true corners) to out/``split``, warped from the video frame as the review warps them, corners
+    jittered as a detector's and either way up. The table views of ``make_crop_set`` are rendered closer
+    up (0.8-2.8 px per mm); a 720p game sees a card at about 0.55 px per mm, 36 x 50 px, blurred by the
+    video codec, often half under the hand laying it or the next card: what the referee really reads."""
+    import cv2
+
+    out = Path(out)
+    rng = np.random.default_rng([seed, 0x51DE0])
+    n = 0
+    for folder in (Path(v) for v in videos):
+        frames, video = folder / "frames.jsonl", folder / "video.mp4"
+        if not frames.is_file() or not video.is_file():
+            raise FileNotFoundError(f"{folder}: no video.mp4 and frames.jsonl (make one with `referee simulate`)")
+        cap = cv2.VideoCapture(str(video))
+        with frames.open() as f:
+            for line in f:
+                row = json.loads(line)
+                ok, frame = cap.read()
+                if not ok:
+                    break
+                if row["frame"] % every:
+                    continue
+                for j, card in enumerate(row["cards"]):
+                    label = card["class"]
+                    if label not in classes or card["visible_fraction"] < min_visible:
+                        continue
+                    if label == "back" and rng.random() >= backs:
+                        continue
+                    (out / split / label).mkdir(parents=True, exist_ok=True)
+                    crop = warp_card(frame, jitter_corners(np.array(card["corners"]), rng), size)
+                    cv2.imwrite(str(out / split / label / f"vid_{folder.name}_{row['frame']:05d}_{j:02d}.png"), crop)
+                    n += 1
+        cap.release()
+    return n
+
+
+def add_video_set(videos: list[str | Path], out: str | Path, classes: list[str], size: int, seed: int = 0,
+                  val_share: float = 1 / 8) -> tuple[int, int, int]:
+    """``add_video_crops`` of the first videos to out/train and of the last ``val_share`` of them (card designs
+    of their own) to out/val: the best epoch is then the one that reads the referee's kind of picture best,
+    not only the close-up table views. Returns (training crops, validation crops, validation videos)."""
+    videos = list(videos)
+    held = int(len(videos) * val_share)
+    train = add_video_crops(videos[:len(videos) - held], out, classes, size, seed=seed)
+    val = add_video_crops(videos[len(videos) - held:], out, classes, size, seed=seed, split="val") if held else 0
+    return train, val, held
 
 
 def add_detector_crops(source: str | Path, out: str | Path, classes: list[str], size: int, detector,

@@ -118,6 +118,41 @@ def ensure_scenes(game: str, deck: str, images: int, seed: int, root: Path = DAT
                  "size": "640x640", "dir": _rel(out)}
 
 
+VIDEO_SEEDS = 5001        # training videos are simulated from seed 5001 on: the benchmarks use 6001+ and 9001+
+VIDEO_SIZE = (1280, 720)  # the size the referee's figures are measured at (scripts/bench_referee.py)
+
+
+def ensure_videos(game: str, deck: str, count: int, root: Path = DATASETS_DIR, seconds: float = 20.0,
+                  workers: int = 1) -> tuple[list[Path], dict]:
+    """``count`` simulated game videos (``referee simulate``, seeds VIDEO_SEEDS on) of one deck, made when
+    missing. Returns their folders and the recipe."""
+    folder = root / (f"{game}-videos" if deck == game else f"{game}-{deck}-videos")
+    seeds = list(range(VIDEO_SEEDS, VIDEO_SEEDS + count))
+    todo = [s for s in seeds if not (folder / f"seed-{s}" / "frames.jsonl").is_file()]
+    if todo:
+        print(f"simulating {len(todo)} {game} videos into {folder} ...", file=sys.stderr)
+        jobs = [(game, s, str(folder / f"seed-{s}"), seconds, deck) for s in todo]
+        if workers > 1:
+            import multiprocessing as mp
+
+            with mp.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
+                pool.map(_simulate_job, jobs)
+        else:
+            for job in jobs:
+                _simulate_job(job)
+    return [folder / f"seed-{s}" for s in seeds], {"videos": count, "seeds": f"{seeds[0]}-{seeds[-1]}",
+                                                  "seconds": seconds, "size": "x".join(map(str, VIDEO_SIZE)),
+                                                  "dir": _rel(folder)}
+
+
+def _simulate_job(job) -> None:
+    from .render.video import simulate
+
+    game, seed, out, seconds, deck = job
+    simulate(game, seed, out, seconds=seconds, deck=deck if game == "crazy" else "rook", width=VIDEO_SIZE[0],
+             height=VIDEO_SIZE[1], progress=False)
+
+
 def train_yolo(data: Path, name: str, task: str, start: str, epochs: int, imgsz: int, device: str, batch: int,
                seed: int, resume: bool = False, project: Path = RUNS_DIR, workers: int = 2, hours: float | None = None,
                **overrides) -> tuple[Path, dict, float]:
@@ -287,7 +322,7 @@ def _interrupted_run(run_dir: Path) -> tuple[Path, dict, float, int]:
 
 
 def train_classifier(args, deck: str, command: str) -> Path:
-    from .cardsets import PIECE_SIDE, add_detector_crops, add_face_crops, make_crop_set
+    from .cardsets import PIECE_SIDE, VIDEO_EVERY, add_detector_crops, add_face_crops, make_crop_set
 
     name = classifier_name(args.game, deck)
     scene_deck, kind = CLASSIFIERS[args.game][deck]
@@ -297,7 +332,11 @@ def train_classifier(args, deck: str, command: str) -> Path:
     face_styles = args.face_styles if kind == "card" else 0
     crops = Path(args.datasets) / (f"{name}-crops{args.cls_imgsz}-s{args.seed}-n{args.images}-c{args.copies}"
                                    f"-f{face_styles}x{args.face_copies}" + ("-loose" if args.loose_crops else "")
-                                   + (f"-det{Path(args.detector_crops).stem}" if args.detector_crops else ""))
+                                   + (f"-det{Path(args.detector_crops).stem}" if args.detector_crops else "")
+                                   + (f"-v{args.videos}" if args.videos else "")
+                                   + (f"-lr{args.face_lowres:g}" if args.face_lowres else ""))
+    videos, video_recipe = (ensure_videos(args.game, scene_deck, args.videos, root=Path(args.datasets),
+                                          workers=args.workers) if args.videos and kind == "card" else ([], None))
     if not (crops / "sources.json").is_file():
         print(f"warping the cards of {scenes} into {crops} ...", file=sys.stderr)
         counts = make_crop_set(scenes, crops, classes, size=args.cls_imgsz, copies=args.copies, seed=args.seed,
@@ -306,10 +345,11 @@ def train_classifier(args, deck: str, command: str) -> Path:
             print(f"adding {face_styles} more card designs, {args.face_copies} crops per card ...", file=sys.stderr)
             counts["faces"] = add_face_crops(scene_deck, crops, classes, args.cls_imgsz, styles=face_styles,
                                              per_card=args.face_copies, seed=args.seed, loose=args.loose_crops,
-                                             workers=args.workers)
+                                             workers=args.workers, lowres=args.face_lowres)
             info = json.loads((crops / "sources.json").read_text())
             (crops / "sources.json").write_text(json.dumps({**info, "face_styles": face_styles,
-                                                            "face_crops": counts["faces"]}, indent=2))
+                                                            "face_crops": counts["faces"],
+                                                            "face_lowres": args.face_lowres}, indent=2))
         if args.detector_crops and kind == "card":
             from .recognize import ObbDetector
 
@@ -319,6 +359,18 @@ def train_classifier(args, deck: str, command: str) -> Path:
             info = json.loads((crops / "sources.json").read_text())
             (crops / "sources.json").write_text(json.dumps({**info, "detector_crops": found,
                                                             "detector": str(args.detector_crops)}, indent=2))
+        if videos:
+            from .cardsets import add_video_set
+
+            print(f"adding the cards of {len(videos)} simulated game videos ...", file=sys.stderr)
+            found, video_recipe["val_crops"], video_recipe["val_videos"] = add_video_set(
+                videos, crops, classes, args.cls_imgsz, seed=args.seed)
+            if not found:
+                raise TrainError(f"the {len(videos)} videos in {video_recipe['dir']} hold no card of the classes of "
+                                 f"{name}; were they simulated for another game?")
+            info = json.loads((crops / "sources.json").read_text())
+            (crops / "sources.json").write_text(json.dumps({**info, "video_crops": found, "videos": video_recipe},
+                                                           indent=2))
     print(f"training the classifier {name}: {args.cls_arch}, {args.cls_epochs} epochs at {args.cls_imgsz} px on "
           f"{args.device}; checkpoints in {Path(args.runs) / name}", file=sys.stderr)
     if args.cls_arch == "cardnet":
@@ -371,9 +423,16 @@ def train_classifier(args, deck: str, command: str) -> Path:
                 f"{counts['min_visible']:.0%} visible, corners jittered by {counts['jitter']:.0%} of the card width, "
                 f"{counts['copies']} crops per training card), plus {counts.get('face_crops', 0)} training crops of "
                 f"faces drawn in {counts.get('face_styles', 0)} further random designs (other cards or a hand over "
-                f"a side, light, blur, noise, JPEG).")
+                f"a side, light, blur, noise, JPEG" + (
+                    f"; {counts['face_lowres']:.0%} of them first shrunk to a card 26-48 px wide, as a camera "
+                    f"1.5 m up sees it" if counts.get("face_lowres") else "") + ")" + (
+                    f", plus {counts['video_crops']} crops of the cards of {counts['videos']['videos']} simulated "
+                    f"1280x720 game videos (seeds {counts['videos']['seeds']}, one frame in {VIDEO_EVERY}, "
+                    f"through the true corners jittered, as the review warps them; the val split also holds the "
+                    f"{counts['videos'].get('val_crops', 0)} crops of the last {counts['videos'].get('val_videos', 0)} "
+                    f"videos, designs not trained on)" if counts.get("video_crops") else "") + ".")
     write_model_card(Path(args.out) / f"{name}.md", name=name, role=role,
-                     start=start, names=classes, data=_rel(crops), recipe=[recipe],
+                     start=start, names=classes, data=_rel(crops), recipe=[recipe] + ([video_recipe] if videos else []),
                      epochs=(args.cls_epochs if metrics.get("epochs_run", args.cls_epochs) >= args.cls_epochs else
                              f"{metrics['epochs_run']} of {args.cls_epochs} (stopped by the --hours limit)"),
                      imgsz=args.cls_imgsz, device=args.device, minutes=minutes,
@@ -382,7 +441,8 @@ def train_classifier(args, deck: str, command: str) -> Path:
 
 
 TRAIN_OPTIONS = ("game", "deck", "stage", "images", "seed", "epochs", "imgsz", "batch", "cls_epochs", "cls_imgsz",
-                 "cls_batch", "cls_arch", "cls_width", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies", "device", "workers", "hours",
+                 "cls_batch", "cls_arch", "cls_width", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies",
+                 "face_lowres", "videos", "device", "workers", "hours",
                  "start_det", "start_cls", "ship_only")
 
 
@@ -390,7 +450,7 @@ def full_command(args) -> str:
     """The training command with every option spelled out (defaults may change; the card must not)."""
     parts = ["referee", "train"]
     skip = {"classify": ("epochs", "imgsz", "batch", "start_det", "ship_only"),
-            "detect": ("cls_", "copies", "face_", "start_cls")}.get(getattr(args, "stage", "all"), ())
+            "detect": ("cls_", "copies", "face_", "videos", "start_cls")}.get(getattr(args, "stage", "all"), ())
     for key in TRAIN_OPTIONS:
         if key.startswith(skip):
             continue
@@ -410,6 +470,13 @@ def _cmd(args) -> int:
     if args.deck and args.deck not in DECKS[args.game]:
         print(f"referee train: {args.game} has no classifier {args.deck!r}; expected {', '.join(DECKS[args.game])}",
               file=sys.stderr)
+        return 2
+    if not 0.0 <= args.face_lowres <= 1.0:
+        print(f"referee train: --face-lowres is a share of the crops, from 0 to 1, not {args.face_lowres}",
+              file=sys.stderr)
+        return 2
+    if args.videos < 0:
+        print(f"referee train: --videos must be 0 or more, not {args.videos}", file=sys.stderr)
         return 2
     command = full_command(args)
     try:
@@ -462,6 +529,12 @@ def register(sub) -> None:
                    help="classifier crops through loose corners too (box 0.9-1.35 x the card, turned a few degrees)")
     t.add_argument("--detector-crops", metavar="WEIGHTS",
                    help="also train the classifier on crops through the corners this detector finds (its real input)")
+    t.add_argument("--face-lowres", type=float, default=0.0,
+                   help="share of the extra designs' crops first shrunk to a card 26-48 px wide, as a 720p camera "
+                        "1.5 m up sees it (default 0)")
+    t.add_argument("--videos", type=int, default=0,
+                   help="card classifiers: also train on the cards of this many simulated 1280x720 game videos "
+                        "(seeds 5001 on; made under datasets/ when missing), the resolution the referee reads")
     t.add_argument("--copies", type=int, default=2, help="jittered crops per training card (default 2)")
     t.add_argument("--face-styles", type=int, default=40, help="extra card designs drawn for the classifier (default 40)")
     t.add_argument("--face-copies", type=int, default=3, help="crops per card and extra design (default 3)")

@@ -235,3 +235,77 @@ def test_an_int8_copy_of_the_detector_keeps_its_metadata_and_is_the_auto_backend
     assert a.shape == b.shape
     # boxes (pixels of a 64 px input) within a few pixels on average: quantised, not broken
     assert np.abs(a[0, :4] - b[0, :4]).mean() < 4
+
+
+def _video_with_cards(folder, frames=12):
+    """A tiny video.mp4 and frames.jsonl as `referee simulate` writes them: a red card (R5) lying still,
+    fully in view; a blue one (B9) a quarter in view; a back in a hand."""
+    import cv2
+
+    folder.mkdir(parents=True)
+    red = [[40, 30], [76, 30], [76, 80], [40, 80]]
+    blue = [[120, 30], [156, 30], [156, 80], [120, 80]]
+    back = [[200, 30], [236, 30], [236, 80], [200, 80]]
+    writer = cv2.VideoWriter(str(folder / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), 30, (320, 128))
+    rows = []
+    for i in range(frames):
+        img = np.full((128, 320, 3), 90, np.uint8)
+        for quad, colour in ((red, (30, 30, 220)), (blue, (220, 40, 40)), (back, (30, 200, 30))):
+            cv2.fillConvexPoly(img, np.array(quad, np.int32), colour)
+        writer.write(img)
+        rows.append({"frame": i, "t": i / 30, "cards": [
+            {"class": "R5", "corners": red, "visible_fraction": 1.0},
+            {"class": "B9", "corners": blue, "visible_fraction": 0.25},
+            {"class": "back", "corners": back, "visible_fraction": 1.0}]})
+    writer.release()
+    (folder / "frames.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return folder
+
+
+def test_video_crops_are_the_cards_of_a_simulated_game_through_their_true_corners(tmp_path):
+    import cv2
+
+    from referee.cardsets import add_video_crops
+
+    video = _video_with_cards(tmp_path / "seed-1")
+    n = add_video_crops([video], tmp_path / "crops", ["R5", "B9", "back"], 32, seed=0, every=4, backs=0.0)
+    red = sorted((tmp_path / "crops" / "train" / "R5").glob("*.png"))
+    # frames 0, 4 and 8; the blue card is too little in view, the backs are all left out here
+    assert n == len(red) == 3
+    assert not (tmp_path / "crops" / "train" / "B9").exists() and not (tmp_path / "crops" / "train" / "back").exists()
+    crop = cv2.imread(str(red[0])).reshape(-1, 3).mean(axis=0)
+    assert crop[2] > 150 and crop[0] < 90          # the red card fills the crop (BGR), not the grey table
+    assert add_video_crops([video], tmp_path / "all", ["R5", "back"], 32, every=4, backs=1.0) == 6
+    with pytest.raises(FileNotFoundError, match="referee simulate"):
+        add_video_crops([tmp_path / "nothing"], tmp_path / "x", ["R5"], 32)
+
+
+def test_low_resolution_face_crops_are_blurred_as_a_distant_camera_sees_a_card(tmp_path):
+    import cv2
+
+    from referee.cardsets import add_face_crops
+
+    def sharpness(folder):
+        crops = [cv2.imread(str(f), cv2.IMREAD_GRAYSCALE) for f in sorted(folder.rglob("*.png"))]
+        return float(np.mean([cv2.Laplacian(c, cv2.CV_64F).var() for c in crops]))
+
+    classes = ["R1", "Y7", "B14", "G10"]
+    assert add_face_crops("rook", tmp_path / "near", classes, 64, styles=3, per_card=3, seed=2) == 36
+    assert add_face_crops("rook", tmp_path / "far", classes, 64, styles=3, per_card=3, seed=2, lowres=1.0) == 36
+    assert sharpness(tmp_path / "far") < 0.6 * sharpness(tmp_path / "near")
+
+
+@pytest.mark.parametrize("flag, value", [("--face-lowres", "1.5"), ("--videos", "-2")])
+def test_video_and_low_resolution_options_are_checked(flag, value, capsys):
+    assert main(["train", "--game", "crazy", "--deck", "rook", "--stage", "classify", flag, value]) == 2
+    assert flag in capsys.readouterr().err
+
+
+def test_the_last_eighth_of_the_videos_validates_on_designs_not_trained_on(tmp_path):
+    from referee.cardsets import add_video_set
+
+    videos = [_video_with_cards(tmp_path / f"seed-{k}", frames=4) for k in range(9)]
+    train, val, held = add_video_set(videos, tmp_path / "crops", ["R5", "B9"], 32, seed=1)
+    assert held == 1 and val == 2 and train == 8 * 2     # frames 0 and 2 of each video, the red card only
+    assert {p.name.split("_")[1] for p in (tmp_path / "crops" / "val" / "R5").glob("*.png")} == {"seed-8"}
+    assert "seed-8" not in {p.name.split("_")[1] for p in (tmp_path / "crops" / "train" / "R5").glob("*.png")}
