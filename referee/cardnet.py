@@ -214,6 +214,20 @@ def train(data: Path, run_dir: Path, epochs: int, imgsz: int, batch: int, seed: 
     return weights / "best.pt", {"val_top1": round(best_acc, 4), "epochs_run": len(history)}, (time.time() - t0) / 60
 
 
+def strip_checkpoint(last: Path, out: Path) -> Path:
+    """A training checkpoint (weights/last.pt) as a shipped CardNet file: without the optimizer, the
+    scheduler and the history."""
+    import torch
+
+    ckpt = torch.load(str(last), map_location="cpu", weights_only=False)
+    if not isinstance(ckpt, dict) or ckpt.get("cardnet") != FORMAT:
+        raise ValueError(f"{last}: not a CardNet checkpoint")
+    for key in ("optimizer", "scheduler", "best_acc", "history"):
+        ckpt.pop(key, None)
+    torch.save(ckpt, str(out))
+    return Path(out)
+
+
 def torch_device(name: str):
     """'cpu', 'cuda' or a GPU index ('0') as a torch.device; a clear error when no such GPU exists."""
     import torch

@@ -398,7 +398,11 @@ def train_classifier(args, deck: str, command: str) -> Path:
             raise TrainError(str(e)) from None
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(best, out / f"{name}.pt")
+        if args.cls_ship == "last":
+            best = cardnet.strip_checkpoint(best.parent / "last.pt", out / f"{name}.pt")
+            metrics["shipped"] = "last epoch"
+        else:
+            shutil.copy2(best, out / f"{name}.pt")
         files = [out / f"{name}.pt", cardnet.export_onnx(out / f"{name}.pt")]
         start = (f"CardNet (referee/cardnet.py) from {args.start_cls}" if init else
                  "CardNet (referee/cardnet.py), random initialisation")
@@ -441,7 +445,7 @@ def train_classifier(args, deck: str, command: str) -> Path:
 
 
 TRAIN_OPTIONS = ("game", "deck", "stage", "images", "seed", "epochs", "imgsz", "batch", "cls_epochs", "cls_imgsz",
-                 "cls_batch", "cls_arch", "cls_width", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies",
+                 "cls_batch", "cls_arch", "cls_width", "cls_ship", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies",
                  "face_lowres", "videos", "device", "workers", "hours",
                  "start_det", "start_cls", "ship_only")
 
@@ -525,6 +529,8 @@ def register(sub) -> None:
     t.add_argument("--cls-width", type=int, default=16, help="CardNet channels of its first layer (default 16)")
     t.add_argument("--cls-arch", choices=["cardnet", "yolo11n-cls"], default="cardnet",
                    help="classifier network (default cardnet: yolo11n-cls did not learn the numbers, see models/README.md)")
+    t.add_argument("--cls-ship", choices=["best", "last"], default="best",
+                   help="CardNet: ship the epoch best on the val split (default) or the last one")
     t.add_argument("--loose-crops", action="store_true",
                    help="classifier crops through loose corners too (box 0.9-1.35 x the card, turned a few degrees)")
     t.add_argument("--detector-crops", metavar="WEIGHTS",

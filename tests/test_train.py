@@ -309,3 +309,27 @@ def test_the_last_eighth_of_the_videos_validates_on_designs_not_trained_on(tmp_p
     assert held == 1 and val == 2 and train == 8 * 2     # frames 0 and 2 of each video, the red card only
     assert {p.name.split("_")[1] for p in (tmp_path / "crops" / "val" / "R5").glob("*.png")} == {"seed-8"}
     assert "seed-8" not in {p.name.split("_")[1] for p in (tmp_path / "crops" / "train" / "R5").glob("*.png")}
+
+
+def test_the_last_epoch_can_be_shipped_without_its_optimizer(tmp_path):
+    import torch
+
+    from referee import cardnet
+
+    data = _crop_folder(tmp_path / "crops")
+    best, _, _ = cardnet.train(data, tmp_path / "run", epochs=2, imgsz=32, batch=8, seed=1, log=lambda m: None)
+    shipped = cardnet.strip_checkpoint(best.parent / "last.pt", tmp_path / "x-cls.pt")
+    saved, last = torch.load(shipped, weights_only=False), torch.load(best.parent / "last.pt", weights_only=False)
+    assert "optimizer" not in saved and saved["epoch"] == 2
+    assert all(torch.equal(saved["state_dict"][k], v) for k, v in last["state_dict"].items())
+    net, names, imgsz = cardnet.load(shipped)
+    assert names == ("a", "b") and imgsz == 32
+    with pytest.raises(ValueError, match="not a CardNet checkpoint"):
+        cardnet.strip_checkpoint(_not_cardnet(tmp_path), tmp_path / "y.pt")
+
+
+def _not_cardnet(tmp_path):
+    import torch
+
+    torch.save({"weights": 1}, tmp_path / "other.pt")
+    return tmp_path / "other.pt"
