@@ -364,6 +364,31 @@ VIDEO_EVERY = 2        # a video's frames a crop is taken from: every 2nd (neigh
 VIDEO_BACKS = 0.1      # share of face-down cards kept: the hands' backs fill most of every frame
 
 
+def video_cards(folder: str | Path, every: int = 1):
+    """(frame index, frame, card index, card) of every card in every ``every``-th frame of a simulated game
+    (``referee simulate``: video.mp4, and frames.jsonl with each card's class, true corners and visible
+    fraction)."""
+    import cv2
+
+    folder = Path(folder)
+    frames, video = folder / "frames.jsonl", folder / "video.mp4"
+    if not frames.is_file() or not video.is_file():
+        raise FileNotFoundError(f"{folder}: no video.mp4 and frames.jsonl (make one with `referee simulate`)")
+    cap = cv2.VideoCapture(str(video))
+    try:
+        with frames.open() as f:
+            for line in f:
+                row = json.loads(line)
+                ok, frame = cap.read()
+                if not ok:
+                    return
+                if row["frame"] % every == 0:
+                    for j, card in enumerate(row["cards"]):
+                        yield row["frame"], frame, j, card
+    finally:
+        cap.release()
+
+
 def add_video_crops(videos: list[str | Path], out: str | Path, classes: list[str], size: int, seed: int = 0,
                     every: int = VIDEO_EVERY, min_visible: float = CROP_MIN_VISIBLE, backs: float = VIDEO_BACKS,
                     split: str = "train") -> int:
@@ -378,29 +403,16 @@ def add_video_crops(videos: list[str | Path], out: str | Path, classes: list[str
     rng = np.random.default_rng([seed, 0x51DE0])
     n = 0
     for folder in (Path(v) for v in videos):
-        frames, video = folder / "frames.jsonl", folder / "video.mp4"
-        if not frames.is_file() or not video.is_file():
-            raise FileNotFoundError(f"{folder}: no video.mp4 and frames.jsonl (make one with `referee simulate`)")
-        cap = cv2.VideoCapture(str(video))
-        with frames.open() as f:
-            for line in f:
-                row = json.loads(line)
-                ok, frame = cap.read()
-                if not ok:
-                    break
-                if row["frame"] % every:
-                    continue
-                for j, card in enumerate(row["cards"]):
-                    label = card["class"]
-                    if label not in classes or card["visible_fraction"] < min_visible:
-                        continue
-                    if label == "back" and rng.random() >= backs:
-                        continue
-                    (out / split / label).mkdir(parents=True, exist_ok=True)
-                    crop = warp_card(frame, jitter_corners(np.array(card["corners"]), rng), size)
-                    cv2.imwrite(str(out / split / label / f"vid_{folder.name}_{row['frame']:05d}_{j:02d}.png"), crop)
-                    n += 1
-        cap.release()
+        for index, frame, j, card in video_cards(folder, every):
+            label = card["class"]
+            if label not in classes or card["visible_fraction"] < min_visible:
+                continue
+            if label == "back" and rng.random() >= backs:
+                continue
+            (out / split / label).mkdir(parents=True, exist_ok=True)
+            crop = warp_card(frame, jitter_corners(np.array(card["corners"]), rng), size)
+            cv2.imwrite(str(out / split / label / f"vid_{folder.name}_{index:05d}_{j:02d}.png"), crop)
+            n += 1
     return n
 
 

@@ -12,7 +12,6 @@ on backs, and how sure the wrong reads were (a face read wrong at >= 0.75 can be
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.cardsets import warp_card  # noqa: E402
+from referee.cardsets import video_cards, warp_card  # noqa: E402
 from referee.recognize import CardClassifier, classifier_path  # noqa: E402
 
 BINS = ((0.9, 1.01), (0.5, 0.9))
@@ -28,26 +27,12 @@ BINS = ((0.9, 1.01), (0.5, 0.9))
 
 def video_crops(folder: Path, every: int, size: int, min_visible: float = 0.5):
     """(crops, labels, visible) of every card at least ``min_visible`` in view, every ``every``-th frame."""
-    import cv2
-
-    cap = cv2.VideoCapture(str(folder / "video.mp4"))
-    if not cap.isOpened():
-        raise SystemExit(f"{folder / 'video.mp4'}: cannot open")
     crops, labels, vis = [], [], []
-    with (folder / "frames.jsonl").open() as f:
-        for line in f:
-            row = json.loads(line)
-            ok, frame = cap.read()
-            if not ok:
-                break
-            if row["frame"] % every:
-                continue
-            for c in row["cards"]:
-                if c["visible_fraction"] < min_visible:
-                    continue
-                crops.append(warp_card(frame, c["corners"], size))
-                labels.append(c["class"])
-                vis.append(c["visible_fraction"])
+    for _, frame, _, c in video_cards(folder, every):
+        if c["visible_fraction"] >= min_visible:
+            crops.append(warp_card(frame, c["corners"], size))
+            labels.append(c["class"])
+            vis.append(c["visible_fraction"])
     return crops, labels, np.array(vis)
 
 
