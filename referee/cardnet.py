@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 
 FORMAT = 1
+# what a checkpoint (weights/last.pt) holds beside the network, to resume; a shipped file leaves it out
+TRAINING_STATE = ("optimizer", "scheduler", "best_acc", "history")
 
 
 def build(nc: int, imgsz: int = 64, width: int = 16):
@@ -222,7 +224,7 @@ def strip_checkpoint(last: Path, out: Path) -> Path:
     ckpt = torch.load(str(last), map_location="cpu", weights_only=False)
     if not isinstance(ckpt, dict) or ckpt.get("cardnet") != FORMAT:
         raise ValueError(f"{last}: not a CardNet checkpoint")
-    for key in ("optimizer", "scheduler", "best_acc", "history"):
+    for key in TRAINING_STATE:
         ckpt.pop(key, None)
     torch.save(ckpt, str(out))
     return Path(out)

@@ -335,8 +335,6 @@ def train_classifier(args, deck: str, command: str) -> Path:
                                    + (f"-det{Path(args.detector_crops).stem}" if args.detector_crops else "")
                                    + (f"-v{args.videos}" if args.videos else "")
                                    + (f"-lr{args.face_lowres:g}" if args.face_lowres else ""))
-    videos, video_recipe = (ensure_videos(args.game, scene_deck, args.videos, root=Path(args.datasets),
-                                          workers=args.workers) if args.videos and kind == "card" else ([], None))
     if not (crops / "sources.json").is_file():
         print(f"warping the cards of {scenes} into {crops} ...", file=sys.stderr)
         counts = make_crop_set(scenes, crops, classes, size=args.cls_imgsz, copies=args.copies, seed=args.seed,
@@ -359,12 +357,16 @@ def train_classifier(args, deck: str, command: str) -> Path:
             info = json.loads((crops / "sources.json").read_text())
             (crops / "sources.json").write_text(json.dumps({**info, "detector_crops": found,
                                                             "detector": str(args.detector_crops)}, indent=2))
-        if videos:
+        if args.videos and kind == "card":
             from .cardsets import add_video_set
 
+            # made only for a new crop set: a set already made has its video crops in it
+            videos, video_recipe = ensure_videos(args.game, scene_deck, args.videos, root=Path(args.datasets),
+                                                 workers=args.workers)
             print(f"adding the cards of {len(videos)} simulated game videos ...", file=sys.stderr)
             found, video_recipe["val_crops"], video_recipe["val_videos"] = add_video_set(
                 videos, crops, classes, args.cls_imgsz, seed=args.seed)
+            video_recipe["every"] = VIDEO_EVERY
             if not found:
                 raise TrainError(f"the {len(videos)} videos in {video_recipe['dir']} hold no card of the classes of "
                                  f"{name}; were they simulated for another game?")
@@ -431,12 +433,12 @@ def train_classifier(args, deck: str, command: str) -> Path:
                     f"; {counts['face_lowres']:.0%} of them first shrunk to a card 26-48 px wide, as a camera "
                     f"1.5 m up sees it" if counts.get("face_lowres") else "") + ")" + (
                     f", plus {counts['video_crops']} crops of the cards of {counts['videos']['videos']} simulated "
-                    f"1280x720 game videos (seeds {counts['videos']['seeds']}, one frame in {VIDEO_EVERY}, "
+                    f"1280x720 game videos (seeds {counts['videos']['seeds']}, one frame in {counts['videos']['every']}, "
                     f"through the true corners jittered, as the review warps them; the val split also holds the "
                     f"{counts['videos'].get('val_crops', 0)} crops of the last {counts['videos'].get('val_videos', 0)} "
                     f"videos, designs not trained on)" if counts.get("video_crops") else "") + ".")
     write_model_card(Path(args.out) / f"{name}.md", name=name, role=role,
-                     start=start, names=classes, data=_rel(crops), recipe=[recipe] + ([video_recipe] if videos else []),
+                     start=start, names=classes, data=_rel(crops), recipe=[recipe] + ([counts["videos"]] if counts.get("videos") else []),
                      epochs=(args.cls_epochs if metrics.get("epochs_run", args.cls_epochs) >= args.cls_epochs else
                              f"{metrics['epochs_run']} of {args.cls_epochs} (stopped by the --hours limit)"),
                      imgsz=args.cls_imgsz, device=args.device, minutes=minutes,

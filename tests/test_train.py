@@ -333,3 +333,28 @@ def _not_cardnet(tmp_path):
 
     torch.save({"weights": 1}, tmp_path / "other.pt")
     return tmp_path / "other.pt"
+
+
+def test_train_with_videos_adds_their_cards_and_says_so_on_the_card(tmp_path, capsys):
+    import shutil
+
+    videos = tmp_path / "datasets" / "crazy-rook-videos"
+    for seed in range(5001, 5009):   # already made: nothing is simulated
+        _video_with_cards(videos / f"seed-{seed}", frames=4)
+    argv = ["train", "--game", "crazy", "--deck", "rook", "--stage", "classify", "--images", "4", "--seed", "5",
+            "--cls-epochs", "1", "--cls-imgsz", "32", "--cls-batch", "16", "--copies", "1", "--face-styles", "1",
+            "--face-copies", "1", "--videos", "8", "--workers", "0", "--datasets", str(tmp_path / "datasets"),
+            "--runs", str(tmp_path / "runs"), "--out", str(tmp_path / "models")]
+    assert main(argv) == 0
+    card = (tmp_path / "models" / "crazy-rook-cls.md").read_text()
+    crops = next((tmp_path / "datasets").glob("crazy-rook-cls-crops32-*-v8"))
+    # the red card of frames 0 and 2 of the first 7 videos, and the backs kept (a tenth, at random)
+    assert len(list((crops / "train" / "R5").glob("vid_*.png"))) == 14
+    found = len(list((crops / "train").glob("*/vid_*.png")))
+    assert f"plus {found} crops of the cards of 8 simulated 1280x720 game videos (seeds 5001-5008, one frame in 2" in card
+    assert "the 2 crops of the last 1 videos" in card and "--videos 8" in card
+    # a crop set already made is reused: its videos are not needed (nor made) again
+    shutil.rmtree(videos)
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert "simulating" not in capsys.readouterr().err and not videos.exists()
