@@ -4,6 +4,10 @@ upright straight from the video frame through its TRUE corners, as the review wa
 views (``scripts/bench_detector.py``) are rendered closer up (0.8-2.8 px per mm against 0.55 here).
 
     .venv/bin/python scripts/bench_cls_video.py --deck rook --seeds 6001 6002 [--models A.onnx B.onnx] [--every 5]
+    .venv/bin/python scripts/bench_cls_video.py --game crazy-kick --seeds 6005 6006
+
+Crazy Kick cards are read as the referee reads them: both ways up, averaged, and twin goal cards (the same
+face but for the small printed id) as one name (``recognize.face_names``).
 
 Videos are made with ``referee simulate`` into ``--keep`` (default /tmp/cls-videos), reused when there.
 Prints one row per model: cards read (every ``--every``-th frame), accuracy on faces by visible share and
@@ -20,7 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.cardsets import video_cards, warp_card  # noqa: E402
-from referee.recognize import CardClassifier, classifier_path  # noqa: E402
+from referee.recognize import BOTH_WAYS_GAMES, CardClassifier, classifier_path, face_names  # noqa: E402
 
 BINS = ((0.9, 1.01), (0.5, 0.9))
 
@@ -36,18 +40,34 @@ def video_crops(folder: Path, every: int, size: int, min_visible: float = 0.5):
     return crops, labels, np.array(vis)
 
 
-def ensure_video(keep: Path, deck: str, seed: int, seconds: float, width: int, height: int) -> Path:
+def ensure_video(keep: Path, game: str, deck: str, seed: int, seconds: float, width: int, height: int) -> Path:
     from referee.render.video import simulate
 
-    out = keep / f"crazy-{deck}-{seed}-{seconds:g}s-{width}x{height}"
+    name = f"crazy-{deck}" if game == "crazy" else game
+    out = keep / f"{name}-{seed}-{seconds:g}s-{width}x{height}"
     if not (out / "frames.jsonl").is_file():
-        simulate("crazy", seed, out, seconds=seconds, deck=deck, width=width, height=height, progress=False)
+        simulate(game, seed, out, seconds=seconds, deck=deck if game == "crazy" else "rook", width=width,
+                 height=height, progress=False)
     return out
+
+
+def read(clf: CardClassifier, crops: list, both_ways: bool) -> np.ndarray:
+    """Probabilities as the recogniser reads cards: in batches, averaged with each crop turned 180 degrees
+    for a game whose cards lie either way up."""
+    out = []
+    for i in range(0, len(crops), 256):
+        batch = crops[i:i + 256]
+        p = clf.probabilities(batch)
+        if both_ways:
+            p = (p + clf.probabilities([c[::-1, ::-1] for c in batch])) / 2
+        out.append(p)
+    return np.concatenate(out)
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--deck", default="rook", choices=["rook", "standard"])
+    p.add_argument("--game", default="crazy", choices=["crazy", "crazy-kick"])
+    p.add_argument("--deck", default="rook", choices=["rook", "standard"], help="crazy's deck (default rook)")
     p.add_argument("--seeds", type=int, nargs="+", default=[6001, 6002])
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--size", default="1280x720")
@@ -56,20 +76,22 @@ def main(argv=None) -> int:
     p.add_argument("--keep", default="/tmp/cls-videos")
     args = p.parse_args(argv)
     width, height = (int(v) for v in args.size.split("x"))
-    models = args.models or [str(classifier_path("crazy", args.deck))]
-    folders = [ensure_video(Path(args.keep), args.deck, s, args.seconds, width, height) for s in args.seeds]
+    deck = args.deck if args.game == "crazy" else args.game
+    models = args.models or [str(classifier_path(args.game, deck))]
+    folders = [ensure_video(Path(args.keep), args.game, deck, s, args.seconds, width, height) for s in args.seeds]
+    faces = face_names(args.game)
     data = {}
     for m in models:
-        clf = CardClassifier(m)
+        clf = CardClassifier(m, faces=faces)
         if clf.imgsz not in data:
             per = [video_crops(f, args.every, clf.imgsz) for f in folders]
             data[clf.imgsz] = ([c for x in per for c in x[0]], [c for x in per for c in x[1]],
                                np.concatenate([x[2] for x in per]))
         crops, labels, vis = data[clf.imgsz]
-        p_all = np.concatenate([clf.probabilities(crops[i:i + 256]) for i in range(0, len(crops), 256)])
+        p_all = read(clf, crops, args.game in BOTH_WAYS_GAMES)
         names = np.array(clf.names)[p_all.argmax(1)]
         conf = p_all.max(1)
-        labels_a = np.array(labels)
+        labels_a = np.array([faces.get(n, n) for n in labels])
         right = names == labels_a
         face = labels_a != "back"
         cells = []
@@ -83,7 +105,7 @@ def main(argv=None) -> int:
     print("\n| model | cards read | faces visible >= 0.9: accuracy (n) | faces visible 0.5-0.9 | backs (face down) | "
           "faces read wrong | of them at >= 0.75 | backs read as a face at >= 0.75 | median confidence when right |"
           "  (rows above)")
-    print(f"seeds {args.seeds}, {args.size}, every {args.every}th frame, {args.deck} deck")
+    print(f"{args.game} seeds {args.seeds}, {args.size}, every {args.every}th frame, {deck} deck")
     return 0
 
 
