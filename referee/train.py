@@ -221,7 +221,9 @@ def write_model_card(path: Path, *, name: str, role: str, start: str, names: lis
         "",
         ", ".join(names),
         "",
-        "## Validation metrics (on the training set's own val split: same seed and card designs)",
+        "## Validation metrics (on the training set's own val split: " + (
+            "its table views share the training designs; its video cards are of games and designs not trained on)"
+            if any("videos" in r for r in recipe) else "same seed and card designs)"),
         "",
         "| metric | value |",
         "| --- | --- |",

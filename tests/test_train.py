@@ -31,6 +31,7 @@ def test_train_ships_both_stages_with_model_cards(trained):
         assert "- command: `referee train --game crazy --deck rook --stage all --images 6 --seed 5 --epochs 1" in card
         assert "1 epochs" in card and "seed 5" in card and "## Classes" in card
     assert "B14" in (models / "crazy-rook-cls.md").read_text() and "val_top1" in (models / "crazy-rook-cls.md").read_text()
+    assert "own val split: same seed and card designs" in (models / "crazy-rook-cls.md").read_text()
     assert "| mAP50(B) |" in (models / "crazy-card.md").read_text()
     # the rendered scenes and the adapted sets stay under --datasets, the runs under --runs
     assert (trained / "datasets" / "crazy-rook-table-s5-n6" / "data.yaml").is_file()
@@ -353,6 +354,7 @@ def test_train_with_videos_adds_their_cards_and_says_so_on_the_card(tmp_path, ca
     found = len(list((crops / "train").glob("*/vid_*.png")))
     assert f"plus {found} crops of the cards of 8 simulated 1280x720 game videos (seeds 5001-5008, one frame in 2" in card
     assert "the 2 crops of the last 1 videos" in card and "--videos 8" in card
+    assert "its video cards are of games and designs not trained on" in card  # its val split is not all seen designs
     # a crop set already made is reused: its videos are not needed (nor made) again
     shutil.rmtree(videos)
     capsys.readouterr()
