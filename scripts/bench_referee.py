@@ -3,7 +3,8 @@ actions it found (recall), how many of its actions were true (precision), whethe
 was exactly right, true fouls called (of those the plays prove: ``provable``) and false violation
 calls per 1,000 actions (a call that names no player, where the camera could not tell who laid
 the card, counts as the true call of its type it stands for), latency and speed.
-``--fouls RATE`` makes the simulated players foul (the simulator's rate); ``--players N`` seats more.
+``--fouls RATE`` makes the simulated players foul (the simulator's rate); ``--players N`` seats more;
+``--deck standard`` plays Crazy with standard cards (default: the Rook deck).
 
     .venv/bin/python scripts/bench_referee.py --game crazy --videos 3 --seconds 30 --perception model
     .venv/bin/python scripts/bench_referee.py --game crazy --perception truth   # everything after vision
@@ -107,13 +108,15 @@ def totals(sheet: dict):
 
 
 def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], perception: str, work: Path,
-            stride: int | None = None, incremental: bool = True, fouls: float = 0.0, players: int = 4) -> dict:
-    variant = (f"-fouls{fouls:g}" if fouls else "") + (f"-{players}p" if players != 4 else "")
+            stride: int | None = None, incremental: bool = True, fouls: float = 0.0, players: int = 4,
+            deck: str = "rook") -> dict:
+    variant = ((f"-fouls{fouls:g}" if fouls else "") + (f"-{players}p" if players != 4 else "")
+               + (f"-{deck}" if deck != "rook" else ""))
     sim = work / f"{game}-{seed}-{seconds:g}s-{size[0]}x{size[1]}{variant}"
     t0 = time.perf_counter()
     if not (sim / "truth.json").is_file():  # a kept video is reused (--keep): the same frames for every setting
         simulate(game, seed=seed, out=sim, seconds=seconds, width=size[0], height=size[1], progress=False,
-                 fouls=fouls, players=players)
+                 fouls=fouls, players=players, deck=deck)
     sim_s = time.perf_counter() - t0
     out = work / f"{game}-{seed}{variant}-review-{perception}-stride{stride or 'auto'}{'' if incremental else '-whole'}"
     # what a camera cannot see comes from the operator: Crazy's rounds, fodbold's die, Crazy Kick's ball out
@@ -167,16 +170,19 @@ def main(argv=None) -> int:
     p.add_argument("--fouls", type=float, default=0.0,
                    help="the simulator's foul rate (simulate --fouls): true fouls the referee must call")
     p.add_argument("--players", type=int, default=4, help="players at the table (Crazy 4-12, Crazy Kick 2-8)")
+    p.add_argument("--deck", default="rook", choices=["rook", "standard"], help="Crazy's deck (default rook)")
     p.add_argument("--keep", help="keep the videos and reviews in this folder (and reuse videos already there)")
     args = p.parse_args(argv)
+    if args.deck != "rook" and args.game != "crazy":
+        p.error(f"--deck {args.deck}: only Crazy is played with another deck")
     size = tuple(int(v) for v in args.size.split("x"))
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-referee-"))
     rows = [run_one(args.game, seed, args.seconds, size, args.perception, work, args.stride, not args.read_whole,
-                    args.fouls, args.players)
+                    args.fouls, args.players, args.deck)
             for seed in range(args.first_seed, args.first_seed + args.videos)]
     print(f"\n{args.game}, {args.videos} videos of {args.seconds:g} s at {args.size}, perception {args.perception}, "
           f"stride {args.stride or 'auto'}, {'whole views' if args.read_whole else 'changed parts re-read'}, "
-          f"{args.players} players, fouls {args.fouls:g}\n")
+          f"{args.players} players, fouls {args.fouls:g}{', ' + args.deck + ' deck' if args.game == 'crazy' else ''}\n")
     print(f"| seed | true actions | found | matched | missed in the last {END_S:g} s | recall | precision | "
           f"recall of those before | score exact | fouls called / provable (true) | false calls | latency median / max s | "
           "review x real time | ms/frame |")

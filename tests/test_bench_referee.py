@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from bench_referee import named, provable, violations  # noqa: E402
+from bench_referee import main, named, provable, violations  # noqa: E402
 
 from referee.games.crazy.actions import ACTION_ADAPTER  # noqa: E402
 from referee.games.crazy.rules import CrazyGame  # noqa: E402
@@ -36,3 +36,11 @@ def test_provable_fouls_are_the_ones_the_plays_prove_without_the_hands(tmp_path)
         if sum(seen.values()) < sum(full.values()):
             return
     raise AssertionError("no log cut short left a revoke unproven")
+
+
+def test_another_deck_is_for_crazy_only(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--game", "crazy-kick", "--deck", "standard", "--videos", "0"])
+    assert stop.value.code == 2 and "only Crazy is played with another deck" in capsys.readouterr().err
