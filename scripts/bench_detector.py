@@ -153,6 +153,9 @@ def bench_real(game, real_dir: Path, scale_to: int, canvas: int = 640):
     """Sim-to-real on labelled real photos of standard cards (rank labels only)."""
     import xml.etree.ElementTree as ET
 
+    if not any(real_dir.glob("*.xml")):  # a table of zeros would read as a measurement
+        raise SystemExit(f"--real: no labelled photos (*.xml beside the images) in {real_dir}; "
+                         "point --real-dir at ../shared/data/real-cards")
     rec = CardRecognizer(game, "standard", backend="onnx")
     names = rec.classifier.names
     rank_of = [n[:-1] if n != "back" else "back" for n in names]
