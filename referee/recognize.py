@@ -347,6 +347,12 @@ PIECE_TURNS = 8
 BOTH_WAYS_GAMES = frozenset({"crazy-kick"})
 
 
+def both_ways(probabilities, crops: list[np.ndarray]) -> np.ndarray:
+    """``probabilities(crops)`` averaged with the same crops turned 180 degrees: a card that lies either
+    way up is read both ways (``BOTH_WAYS_GAMES``)."""
+    return (probabilities(crops) + probabilities([c[::-1, ::-1] for c in crops])) / 2
+
+
 def turned(crops: list[np.ndarray], turns: int) -> list[np.ndarray]:
     """Every crop at ``turns`` turns about its centre (0, 360/turns, ...): the crops at the first turn,
     then all at the second, and so on. Quarter turns are exact (np.rot90); the others are resampled,
@@ -449,10 +455,9 @@ class CardRecognizer:
         if kind == "piece" and self.piece_turns > 1 and len(crops):
             p = self.stage2[kind].probabilities(turned(crops, self.piece_turns))  # one batch for all turns
             return p.reshape(self.piece_turns, len(crops), -1).mean(axis=0)
-        p = self.stage2[kind].probabilities(crops)
         if self.both_ways and kind == "card" and len(crops):
-            p = (p + self.stage2[kind].probabilities([c[::-1, ::-1] for c in crops])) / 2
-        return p
+            return both_ways(self.stage2[kind].probabilities, crops)
+        return self.stage2[kind].probabilities(crops)
 
     def _name(self, boxes: CardBoxes, image: np.ndarray, kind: str):
         """(probabilities, corners) of boxes of one kind."""

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.cardsets import video_cards, warp_card  # noqa: E402
 from referee.recognize import BOTH_WAYS_GAMES, CardClassifier, classifier_path, face_names  # noqa: E402
+from referee.recognize import both_ways as read_both_ways  # noqa: E402
 
 BINS = ((0.9, 1.01), (0.5, 0.9))
 
@@ -57,10 +58,7 @@ def read(clf: CardClassifier, crops: list, both_ways: bool) -> np.ndarray:
     out = []
     for i in range(0, len(crops), 256):
         batch = crops[i:i + 256]
-        p = clf.probabilities(batch)
-        if both_ways:
-            p = (p + clf.probabilities([c[::-1, ::-1] for c in batch])) / 2
-        out.append(p)
+        out.append(read_both_ways(clf.probabilities, batch) if both_ways else clf.probabilities(batch))
     return np.concatenate(out)
 
 
