@@ -1,4 +1,6 @@
 """Observations (as the tracker emits them) to Crazy actions, through the real engine and layout."""
+from dataclasses import replace
+
 import pytest
 
 from referee.calibration.layouts import crazy_layout
@@ -11,6 +13,12 @@ from .helpers import setup
 
 # Seats of the default layout for 4: seat 1 (A) at the bottom, then clockwise: B left, C top, D right.
 IN_FRONT = {"A": (0, 100), "B": (-100, 0), "C": (0, -100), "D": (100, 0)}
+
+
+def on_top_of(xy):
+    """Where a card laid on top of the card at ``xy`` is read: a hand puts it a few mm off (at the very
+    spot, within ``CrazyAdapter.SAME_SPOT_MM``, a new label is that card read anew)."""
+    return xy[0] + 6, xy[1] + 6
 
 
 def make(rounds=("red",)):
@@ -87,7 +95,7 @@ def test_a_card_laid_right_on_top_of_an_earlier_one_is_a_new_play_not_a_correcti
     seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
     seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=40)
     # much later, the camera sees another label where G7 lay: D's card covers it
-    out = seen(ad, game, "G2", IN_FRONT["B"], kind="relabelled", track=5, frame=80)
+    out = seen(ad, game, "G2", on_top_of(IN_FRONT["B"]), kind="relabelled", track=5, frame=80)
     assert [a["type"] for a in out] == ["play"] and out[0]["card"] == "G2"
     assert [a.get("card") for a in ad.log] == [None, "G7", "G9", "G2"]
 
@@ -111,7 +119,7 @@ def test_a_resting_card_read_as_another_and_back_is_no_play():
     seen(ad, game, "G7", IN_FRONT["B"], track=1, frame=30)
     seen(ad, game, "G9", IN_FRONT["C"], track=2, frame=60)
     # B's resting card flickers: read as G8 (taken as a card laid on top of it: D's play) ...
-    out = seen(ad, game, "G8", IN_FRONT["B"], kind="relabelled", track=1, frame=90)
+    out = seen(ad, game, "G8", on_top_of(IN_FRONT["B"]), kind="relabelled", track=1, frame=90)
     assert [a["card"] for a in out] == ["G8"] and len(game.round.current.cards) == 3
     # ... and back as G7, already on the table: that play is taken back, nobody fouled
     out = ad.observe(Observation("relabelled", 1, "G7", *IN_FRONT["B"], 95), t=95 / 30)
@@ -130,7 +138,7 @@ def test_a_resting_card_read_as_another_and_back_is_no_play():
 
 def rescored(ad):
     """A new engine with the adapter's log applied, as the session re-scores it after a Correction."""
-    game = CrazyGame(setup(("A", "B", "C", "D"), dealer="A"))
+    game = CrazyGame(ad.game.setup)
     for a in ad.log:
         game.apply(ACTION_ADAPTER.validate_python(a))
     ad.game = game
@@ -188,7 +196,7 @@ def test_a_card_of_a_complete_trick_read_anew_while_it_is_gathered_is_no_play():
     # the same relabel while the trick is still open is a card laid on top (the next player's)
     game, ad = make()
     play_trick(ad, game, [("B", "G7"), ("C", "G9")])
-    out = seen(ad, game, "G3", IN_FRONT["C"], kind="relabelled", track=2, frame=300)
+    out = seen(ad, game, "G3", on_top_of(IN_FRONT["C"]), kind="relabelled", track=2, frame=300)
     assert [(a["player"], a["card"]) for a in out] == [("D", "G3")]
 
 
@@ -378,12 +386,12 @@ def test_a_card_on_top_must_be_read_surely():
     game, ad = make()
     seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
     seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=40)
-    unsure = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 80, confidence=0.66), t=80 / 30)
+    unsure = ad.observe(Observation("relabelled", 5, "G2", *on_top_of(IN_FRONT["B"]), 80, confidence=0.66), t=80 / 30)
     assert unsure == [] and len(ad.log) == 3
     # seed 9017: Y8, with Dee's Y4 after it, read Y6 at 0.73 for 0.4 s: no card on top
-    nearly = ad.observe(Observation("relabelled", 5, "G4", *IN_FRONT["B"], 85, confidence=0.73), t=85 / 30)
+    nearly = ad.observe(Observation("relabelled", 5, "G4", *on_top_of(IN_FRONT["B"]), 85, confidence=0.73), t=85 / 30)
     assert nearly == [] and len(ad.log) == 3
-    sure = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 90, confidence=0.78), t=3.0)
+    sure = ad.observe(Observation("relabelled", 5, "G2", *on_top_of(IN_FRONT["B"]), 90, confidence=0.78), t=3.0)
     assert [(a["player"], a["card"]) for a in sure] == [("D", "G2")]
 
 
@@ -393,7 +401,7 @@ def test_the_card_below_a_card_on_top_read_again_takes_that_play_back():
     game, ad = make()
     seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
     seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=40)
-    on_top = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 80, confidence=0.81), t=80 / 30)
+    on_top = ad.observe(Observation("relabelled", 5, "G2", *on_top_of(IN_FRONT["B"]), 80, confidence=0.81), t=80 / 30)
     assert [a["card"] for a in on_top] == ["G2"] and len(ad.log) == 4
     back = ad.observe(Observation("relabelled", 5, "G7", *IN_FRONT["B"], 95, confidence=0.59), t=95 / 30)
     assert back == [Correction(3, None)] and [a["card"] for a in ad.log[1:]] == ["G7", "G9"]
@@ -408,7 +416,7 @@ def test_a_card_arriving_just_after_a_card_taken_as_laid_on_top_shows_that_was_a
     # The Y5 was taken as Cyd's card on top and Y13 as Dee's: two false out_of_turn calls later
     game, ad = make()
     seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
-    on_top = ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 80, confidence=0.82), t=80 / 30)
+    on_top = ad.observe(Observation("relabelled", 5, "G2", *on_top_of(IN_FRONT["B"]), 80, confidence=0.82), t=80 / 30)
     assert [(a["player"], a["card"]) for a in on_top] == [("C", "G2")]
     out = ad.observe(Observation("appeared", 6, "G13", *IN_FRONT["C"], 80), t=80 / 30)
     assert [type(o) for o in out] == [Correction] and out[0].action is None
@@ -422,7 +430,7 @@ def test_a_card_arriving_just_after_a_card_taken_as_laid_on_top_shows_that_was_a
     # a card arriving later than DISTURBED_FRAMES after a card on top is just the next card
     game, ad = make()
     seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
-    seen(ad, game, "G2", IN_FRONT["B"], kind="relabelled", track=5, frame=80)
+    seen(ad, game, "G2", on_top_of(IN_FRONT["B"]), kind="relabelled", track=5, frame=80)
     later = seen(ad, game, "G13", IN_FRONT["D"], track=6, frame=80 + CrazyAdapter.DISTURBED_FRAMES + 1)
     assert [(a["player"], a["card"]) for a in later] == [("D", "G13")]
 
@@ -431,3 +439,100 @@ def test_adapter_settings_are_checked():
     game = CrazyGame(setup(("A", "B", "C", "D")))
     with pytest.raises(ValueError, match="on_top_confidence"):
         CrazyAdapter(game, crazy_layout(4), on_top_confidence=2)
+
+
+def make_standard(rounds=("black13",)):
+    game = CrazyGame(setup(("A", "B", "C", "D"), deck="standard", dealer="A"))
+    return game, CrazyAdapter(game, crazy_layout(4), rounds=list(rounds))
+
+
+def test_a_new_label_at_the_very_spot_a_played_card_lies_is_that_card_read_anew_not_one_on_top():
+    # seed 9115, standard cards: Bob's lead KC read KS when played and KC 0.9 mm from there 21 frames
+    # later; taken as Cyd's KC laid on top, every card after went to the next player and the "KS" won
+    # by Bob ended the round (nine false no_round calls)
+    game, ad = make_standard()
+    b = IN_FRONT["B"]
+    ad.observe(Observation("appeared", 5, "KS", *b, 45, confidence=0.75), t=1.5)
+    game = rescored(ad)
+    out = ad.observe(Observation("relabelled", 5, "KC", b[0] + 0.9, b[1], 66, confidence=0.78), t=2.2)
+    assert out == [Correction(1, {**ad.log[1], "card": "KC"})] and len(ad.log) == 2
+    # with cards played after it, too: the card of the play is corrected, nobody's turn moves
+    game = rescored(ad)
+    ad.observe(Observation("appeared", 6, "7C", *IN_FRONT["C"], 87, confidence=0.85), t=2.9)
+    game = rescored(ad)
+    seen(ad, game, "2C", IN_FRONT["D"], track=7, frame=117)
+    less_sure = Observation("relabelled", 6, "6C", IN_FRONT["C"][0] + 2, IN_FRONT["C"][1], 140, confidence=0.7)
+    assert ad.observe(less_sure, t=140 / 30) == []  # read less surely than when played: not put right
+    out = ad.observe(replace(less_sure, frame=150, confidence=0.9), t=150 / 30)
+    assert out == [Correction(2, {**ad.log[2], "card": "6C"})]
+    assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "KC"), ("C", "6C"), ("D", "2C")]
+    # a few mm farther off it is a card laid on top (the next player's)
+    game = rescored(ad)
+    out = seen(ad, game, "QC", on_top_of(IN_FRONT["C"]), kind="relabelled", track=6, frame=200)
+    assert [(a["player"], a["card"]) for a in out] == [("A", "QC")]
+
+
+def test_a_lead_read_two_ways_is_the_reading_the_cards_played_to_it_follow():
+    # seed 9106, standard cards: Bob's lead KC read KS (0.68), KC (0.66, unsure: no card on top) and KS
+    # again; Cyd, Dee and Ann all played clubs. A KS nobody followed would take three players void in spades
+    game, ad = make_standard(rounds=("first_last",))
+    b = IN_FRONT["B"]
+    ad.observe(Observation("appeared", 5, "KS", *b, 57, confidence=0.68), t=1.9)
+    game = rescored(ad)
+    seen(ad, game, "7C", IN_FRONT["C"], track=6, frame=84)
+    assert ad.observe(Observation("relabelled", 5, "KC", b[0] + 5, b[1], 87, confidence=0.66), t=2.9) == []
+    assert ad.observe(Observation("relabelled", 5, "KS", b[0] + 1, b[1], 111, confidence=0.58), t=3.7) == []
+    assert ad.log[1]["card"] == "KS"  # one follower in clubs so far: no more than a void in spades
+    out = ad.observe(Observation("appeared", 7, "5C", *IN_FRONT["D"], 111, confidence=0.85), t=3.7)
+    assert [type(o) for o in out] == [Correction] and out[0].index == 1
+    assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "KC"), ("C", "7C"), ("D", "5C")]
+    # read back as KS: the trick's cards say KC, so the flicker changes nothing
+    game = rescored(ad)
+    assert ad.observe(Observation("relabelled", 5, "KS", *b, 140, confidence=0.8), t=140 / 30) == []
+    assert ad.log[1]["card"] == "KC"
+
+
+def test_a_lead_read_one_way_only_is_never_changed_by_the_cards_that_follow_it():
+    game, ad = make_standard(rounds=("first_last",))
+    play_trick(ad, game, [("B", "KS"), ("C", "7C"), ("D", "5C"), ("A", "6C")])
+    assert [a["card"] for a in ad.log[1:]] == ["KS", "7C", "5C", "6C"]  # three voids: legal, not re-read
+
+
+def test_a_card_read_anew_beside_a_card_of_the_trick_just_before_a_surer_card_came_is_no_play():
+    # seed 9107, standard cards: Ann's 2S, at (4, 39), read AC at (12, 55) 0.63 under the hand of Bob's AS,
+    # which came to rest 3 frames later read 0.88. The AC was taken as Bob's and the AS as Cyd's: every
+    # card after went to the next player
+    game, ad = make_standard(rounds=("first_last",))
+    seen(ad, game, "2S", (4, 39), track=11, frame=243)
+    for a in ad.observe(Observation("appeared", 13, "AC", 12, 55, 273, confidence=0.63), t=9.1):
+        game.apply(ACTION_ADAPTER.validate_python(a))
+    out = ad.observe(Observation("appeared", 14, "AS", -9, 9, 276, confidence=0.88), t=9.2)
+    assert [type(o) for o in out] == [Correction] and out[0].action is None
+    assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "2S"), ("C", "AS")]
+    # the misread's track is no play of its own whatever it is read as later
+    game = rescored(ad)
+    assert ad.observe(Observation("moved", 13, "AC", 30, 60, 300, confidence=0.7), t=10.0) == []
+    assert ad.observe(Observation("relabelled", 13, "QC", 30, 60, 310, confidence=0.9), t=10.3) == []
+    assert len(ad.log) == 3
+
+
+def test_two_cards_lying_close_read_as_surely_as_each_other_are_both_plays():
+    game, ad = make_standard(rounds=("first_last",))
+    seen(ad, game, "2S", (4, 39), track=11, frame=243)
+    for a in ad.observe(Observation("appeared", 13, "AC", 12, 55, 273, confidence=0.9), t=9.1):
+        game.apply(ACTION_ADAPTER.validate_python(a))
+    out = ad.observe(Observation("appeared", 14, "AS", -9, 9, 276, confidence=0.88), t=9.2)
+    assert [(a["player"], a["card"]) for a in out] == [("C", "AS")]
+    assert [a["card"] for a in ad.log[1:]] == ["2S", "AC", "AS"]
+
+
+def test_a_card_sliding_over_a_played_card_read_less_surely_there_does_not_correct_it():
+    # seed 9091: Cyd's Y6, read 0.87 when played, read Y8 at 0.82 2.2 mm from there as Dee's Y8 slid over it
+    # to rest 30 mm off: the Y6 was no misread
+    game, ad = make()
+    seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+    ad.observe(Observation("appeared", 6, "Y6", *IN_FRONT["C"], 40, confidence=0.87), t=40 / 30)
+    game = rescored(ad)
+    c = IN_FRONT["C"]
+    out = ad.observe(Observation("relabelled", 6, "Y8", c[0] + 2.2, c[1], 77, confidence=0.82), t=77 / 30)
+    assert not any(isinstance(o, Correction) for o in out) and ad.log[2]["card"] == "Y6"

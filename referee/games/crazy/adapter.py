@@ -27,13 +27,21 @@
   a card already on the table was the camera flickering: the play is taken back; read back as the card
   below it, however unsurely and whenever (no play after it), too (seed 9061: B3 read B4 at 0.81, then B3
   at 0.59).
+- A new label read more surely than the play at the very spot the card lies (``SAME_SPOT_MM``) puts that
+  play right, whenever it comes: a card laid on top lands where a hand puts it, a few mm off at least
+  (seed 9115, standard cards: Bob's KC read KS, then KC 0.9 mm from there 21 frames on, was taken as
+  Cyd's card on top; every card after went to the next player).
+- A card read two ways (a club or a spade, say) is the reading the other cards of its trick agree with
+  (``_fits``): a lead is what its followers followed, a follower what follows the lead. Most plays follow
+  suit, so that reading is the likely one; a card read one way only is never changed so.
 - A card first read as a back (slid in face down, its face under the hand) is played when its face is
   first read.
 - A card the tracker already knew elsewhere (seen at rest outside the trick) that comes to rest in the
   trick area is played there, like a card that appears there.
 - A card that appears in the trick just after (``DISTURBED_FRAMES``) a card taken as laid on top of another,
-  as the last play, shows that was this card arriving: the other one misread under its hand (seed 9077:
-  Bob's Y3 read Y5 at 0.82 as Cyd's Y13 slid in, in the same look). The play on top is taken back; a card
+  or read less surely than it and played right beside a card of the trick, as the last play, shows that
+  was this card arriving: the other one misread under its hand (seed 9077: Bob's Y3 read Y5 at 0.82 as
+  Cyd's Y13 slid in, in the same look; seed 9107: Ann's 2S read AC 18 mm off as Bob's AS came). The play on top is taken back; a card
   read anew that soon after another card came is no card on top (seed 9082: Y1 read Y3 just after Y11 came).
 - Nobody leads onto a complete trick still lying there: a card turning up while one does waits (``look``,
   after every look) until the trick's cards are gone, and is played then only if it is still in view; a
@@ -72,6 +80,8 @@ class CrazyAdapter:
                       # a track of it kept alive by other reads there must not hold the next lead for long (9081)
     GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
     GLIMPSE_APART_MM = 20.0  # ... and this far from every card of the trick (nearer, one of them misread)
+    SAME_SPOT_MM = 3.0  # a new label this near where a played card lay is that card read anew (about the
+                        # position noise of a resting card: a card laid on top lands farther off)
 
     def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5,
                  correction_frames: int = 20, seat_radius_mm: float = 30.0, on_top_confidence: float = 0.75):
@@ -107,11 +117,14 @@ class CrazyAdapter:
         self._plays_of: dict[int, list[int]] = {}  # track id -> log indices of every play it made
         self._trick_of: dict[int, tuple[int, int]] = {}  # track id -> (round, trick) its last play went to
         self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
+        self._seen_as: dict[int, set[str]] = {}  # track id -> every label reported for it since its last play
         self._sure: dict[int, float] = {}  # track id -> how surely its card was read when it was played
         self._lying: dict[int, tuple[int, int]] = {}  # track id -> trick, for played cards still in the trick area
         self._waiting: dict[int, tuple] = {}  # track id -> (observation, frame): cards waiting for a trick's gathering
         self._short: set[tuple[int, int]] = set()  # tricks seen gathered one card short (``_glimpsed_last``)
-        self._on_top: tuple | None = None  # (track, card below, frame, log index) of a play made as a card on top
+        self._on_top: tuple | None = None  # (track, card below, frame, log index) of a play made as a card on
+                                           # top, or (card below None) made right beside a card of the trick
+        self._ghosts: set[int] = set()  # tracks whose play was taken back as a misread of another card there
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -129,7 +142,7 @@ class CrazyAdapter:
 
     def observe(self, obs, t: float | None = None) -> list:
         """Actions (dicts, already appended to ``self.log``) and Corrections for one observation."""
-        if self._note(obs) or not self._is_card(obs.label):
+        if self._note(obs) or not self._is_card(obs.label) or obs.track_id in self._ghosts:
             return []
         if obs.kind == "moved" and obs.track_id not in self._plays_of and obs.track_id not in self._impossible:
             # a card first at rest outside the trick (or a misread there, re-found by its label when the
@@ -146,10 +159,13 @@ class CrazyAdapter:
             obs = replace(obs, kind="appeared")  # read again as a card that can be there: now it is a play
         if obs.kind == "relabelled" and obs.track_id in self._play_index:
             i = self._play_index[obs.track_id]
+            self._seen_as.setdefault(obs.track_id, set()).add(obs.label)
             if obs.label in self._read_as.get(obs.track_id, ()):
                 # read back as what this play was taken for before: the camera flickers between two
-                # readings of one card (B1, B4 for 0.3 s, B1 again: seed 9020), no card came on top
-                if obs.label == self.log[i]["card"] or not self._can_be_on_table(obs.label):
+                # readings of one card (B1, B4 for 0.3 s, B1 again: seed 9020), no card came on top;
+                # the trick's other cards say which reading it is when they tell them apart (``_fits``)
+                if (obs.label == self.log[i]["card"] or not self._can_be_on_table(obs.label)
+                        or self._fits(i, obs.label) < self._fits(i, self.log[i]["card"])):
                     return []
                 return [self._correct(i, obs.track_id, obs.label, obs.confidence)]
             last = max(self._play_index.values())
@@ -160,7 +176,13 @@ class CrazyAdapter:
                 # card on top, then B3 again at 0.59; Cyd's real B12 was then held as a lead onto a full trick)
                 self._read_as[obs.track_id] = {obs.label}
                 return [self._take_back(obs.track_id, i)]
-            if i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames:
+            soon = i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames
+            if soon or (self._same_spot(obs) and obs.confidence > self._sure.get(obs.track_id, 1.0)):
+                # a new label soon after the play, or read more surely than the play at the very spot the card
+                # lay (a card laid on top lands where a hand puts it, not on the millimetre: seed 9115, Bob's
+                # KC read KS at 0.75 when played and KC at 0.78 0.9 mm from there 21 frames on, was taken as
+                # Cyd's KC laid on top; less surely, it may be a card sliding over it: seed 9091, Dee's Y8
+                # read at 0.82 on Cyd's Y6, read 0.87 when played, on its way to rest 30 mm off)
                 if obs.confidence < self._sure.get(obs.track_id, 0.0) - SURER_BY:
                     # read less surely than the card was read when played: a hand over it (gathering the
                     # trick), not a misread put right (seed 9041: Ann's B14 at 0.91, then B4 at 0.68 as the
@@ -169,7 +191,9 @@ class CrazyAdapter:
                 if not self._can_be_on_table(obs.label):
                     # read back as a card already on the table: the play was the camera flickering
                     # between two readings of one resting card, not a card laid on top
-                    return [self._take_back(obs.track_id, i)]
+                    return [self._take_back(obs.track_id, i)] if soon else []
+                if self._fits(i, obs.label) < self._fits(i, self.log[i]["card"]):
+                    return []
                 return [self._correct(i, obs.track_id, obs.label, obs.confidence)]
             # a card at rest for a while, or with plays after it, was not misread: this is another card
             # laid right on top of it (the camera cannot see the one below any more), unless its trick is
@@ -203,6 +227,8 @@ class CrazyAdapter:
                 self._waiting[obs.track_id] = (obs, obs.frame)
                 return []
             out = self._arrive(obs, t)
+            if on_top is None and self._beside_another(obs):
+                on_top = (obs.track_id, None, obs.frame)
             self._on_top = None if on_top is None else (*on_top, self._play_index[obs.track_id])
             return out
         return []
@@ -211,8 +237,12 @@ class CrazyAdapter:
         """A card that appears in the trick within ``DISTURBED_FRAMES`` of a card taken as laid on top of
         another, as the last play, shows what that was: this card arriving, its hand over the other one
         misread (seed 9077: Bob's Y3 read Y5 at 0.82 as Cyd's Y13 slid in beside it, in the same look; the
-        Y5 was taken as Cyd's and Y13 as Dee's, two false calls). The play on top is taken back and this
-        card played, by whose turn it is then (in the log the Correction re-scores)."""
+        Y5 was taken as Cyd's and Y13 as Dee's, two false calls). So does a card read more surely than one
+        just played beside a card of the trick (``_beside_another``): that one was the trick's card read
+        anew, a little off, under this card's hand (seed 9107, standard cards: Ann's 2S read AC 18 mm off
+        at 0.63 as Bob's AS slid in, then AS at 0.88; every card after went to the next player). The
+        play is taken back and this card played, by whose turn it is then (in the log the Correction
+        re-scores)."""
         last, self._on_top = self._on_top, None
         if last is None:
             return None
@@ -220,11 +250,25 @@ class CrazyAdapter:
         if (obs.frame - frame > self.DISTURBED_FRAMES or i != len(self.log) - 1
                 or self._play_index.get(track) != i or self._trick_of.get(track) != self._trick_now()):
             return None
+        if below is None and obs.confidence <= self._sure.get(track, 1.0):
+            return None  # the card beside the trick's was read at least as surely as this one: two cards
+        gone = self.log[i]["card"]
         self._take_back(track, i)
-        self._read_as[track] = {below}
+        if below is None:
+            self._ghosts.add(track)  # a second reading of a card lying there: never a play of its own
+        else:
+            self._read_as[track] = {below}
         self.game = self._scratch(self.log)  # the session re-scores from the log; judge this card on that
         self._arrive(obs, t)
-        return Correction(i, None, why=f"{obs.label} came as {below} was read as another card laid on it")
+        what = "a card of the trick was read anew beside it" if below is None else f"{below} was read as another card laid on it"
+        return Correction(i, None, why=f"{obs.label} came as {what} ({gone})")
+
+    def _beside_another(self, obs) -> bool:
+        """Does the card just played lie within ``GLIMPSE_APART_MM`` of a card of this trick lying there?
+        Then it may be that card read anew under the hand of a card arriving beside it (``_disturbed``)."""
+        now = self._trick_now()
+        return any(math.dist(self._xy[tr], (obs.x, obs.y)) <= self.GLIMPSE_APART_MM
+                   for tr, trick in self._lying.items() if tr != obs.track_id and trick == now and tr in self._xy)
 
     def look(self, frame: int, t: float | None, tracker) -> list:
         """After each look (``tracker``: what the tracker holds now): a card waiting for the complete trick
@@ -309,6 +353,10 @@ class CrazyAdapter:
         self._play_index[obs.track_id] = len(self.log) - 1
         self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
         self._read_as[obs.track_id] = {obs.label}
+        self._seen_as[obs.track_id] = {obs.label}
+        fixed = self._reread_lead()
+        if fixed is not None:
+            return [fixed]  # the session re-scores the whole log, this play with it: nothing else to apply
         self._sure[obs.track_id] = obs.confidence
         self._lying[obs.track_id] = self._trick_of[obs.track_id]
         return out
@@ -353,7 +401,53 @@ class CrazyAdapter:
         self._trick_of[obs.track_id], self._xy[obs.track_id] = trick, (obs.x, obs.y)
         self._lying[obs.track_id] = trick
         self._read_as[obs.track_id], self._sure[obs.track_id] = {obs.label}, obs.confidence
+        self._seen_as[obs.track_id] = {obs.label}
         return Correction(k, new, why=f"{obs.label} came to rest before the {len(moved)} card(s) played after it")
+
+    def _trick_plays(self, i: int) -> list[int]:
+        """Log indices of the plays of the trick the play at ``i`` went to, in order."""
+        owner = {j: tr for tr, js in self._plays_of.items() for j in js}
+        trick = self._trick_of.get(owner.get(i))
+        return sorted(j for j, tr in owner.items() if self._trick_of.get(tr) == trick)
+
+    def _fits(self, i: int, label: str) -> int:
+        """How many of the other cards of its trick agree with reading the play at ``i`` as ``label``:
+        for the lead, the cards that followed its colour; for a later card, 1 when it follows the lead's.
+        Most plays follow (a player who can must), so a card the camera reads two ways is most likely
+        the reading the trick's other cards agree with (seed 9115, standard cards: Bob's lead KC read KS,
+        KC, KS again; 7C, 2C and QC followed, and a KS would have ended the round)."""
+        js = self._trick_plays(i)
+        colour = parse_card(label, self.game.deck).colour
+        if not js or i == js[0]:
+            return sum(parse_card(self.log[j]["card"], self.game.deck).colour == colour for j in js[1:])
+        return int(parse_card(self.log[js[0]]["card"], self.game.deck).colour == colour)
+
+    def _reread_lead(self) -> Correction | None:
+        """The open trick's lead, read two ways (``_seen_as``), taken as the reading more of the cards
+        played to it since followed (``_fits``), when that is not the one it was taken for."""
+        if len(self.log) < 2 or self.log[-1].get("type") != "play":
+            return None
+        js = self._trick_plays(len(self.log) - 1)
+        if len(js) < 2:
+            return None
+        lead = js[0]
+        track = next((tr for tr, plays in self._plays_of.items() if lead in plays), None)
+        if track is None or self._play_index.get(track) != lead:
+            return None
+        now = self.log[lead]["card"]
+        best = max(sorted(self._seen_as.get(track, set()) - {now}), key=lambda lab: self._fits(lead, lab),
+                   default=None)
+        if best is None or self._fits(lead, best) <= self._fits(lead, now) or not self._can_be_on_table(best):
+            return None
+        fixed = self._correct(lead, track, best, self._sure.get(track, 0.0))
+        return replace(fixed, why=f"the lead {now} read as {best}: the cards played to it followed that")
+
+    def _same_spot(self, obs) -> bool:
+        """Is a new label of a played card read at the very spot the card lay when played (within
+        ``SAME_SPOT_MM``), in the trick still open? A card laid on top lands where a hand puts it."""
+        track = obs.track_id
+        return (track in self._xy and self._trick_of.get(track) == self._trick_now()
+                and math.dist(self._xy[track], (obs.x, obs.y)) <= self.SAME_SPOT_MM)
 
     def _scratch(self, actions: list[dict]) -> CrazyGame:
         """A fresh engine that has taken ``actions`` (the adapter never changes its own game)."""
