@@ -498,15 +498,20 @@ def test_a_lead_read_one_way_only_is_never_changed_by_the_cards_that_follow_it()
     assert [a["card"] for a in ad.log[1:]] == ["KS", "7C", "5C", "6C"]  # three voids: legal, not re-read
 
 
+def beside_then_surer(beside_confidence):
+    """2S played; "AC" comes to rest 18 mm from it read ``beside_confidence``; AS 3 frames later at 0.88."""
+    game, ad = make_standard(rounds=("first_last",))
+    seen(ad, game, "2S", (4, 39), track=11, frame=243)
+    for a in ad.observe(Observation("appeared", 13, "AC", 12, 55, 273, confidence=beside_confidence), t=9.1):
+        game.apply(ACTION_ADAPTER.validate_python(a))
+    return ad, ad.observe(Observation("appeared", 14, "AS", -9, 9, 276, confidence=0.88), t=9.2)
+
+
 def test_a_card_read_anew_beside_a_card_of_the_trick_just_before_a_surer_card_came_is_no_play():
     # seed 9107, standard cards: Ann's 2S, at (4, 39), read AC at (12, 55) 0.63 under the hand of Bob's AS,
     # which came to rest 3 frames later read 0.88. The AC was taken as Bob's and the AS as Cyd's: every
     # card after went to the next player
-    game, ad = make_standard(rounds=("first_last",))
-    seen(ad, game, "2S", (4, 39), track=11, frame=243)
-    for a in ad.observe(Observation("appeared", 13, "AC", 12, 55, 273, confidence=0.63), t=9.1):
-        game.apply(ACTION_ADAPTER.validate_python(a))
-    out = ad.observe(Observation("appeared", 14, "AS", -9, 9, 276, confidence=0.88), t=9.2)
+    ad, out = beside_then_surer(beside_confidence=0.63)
     assert [type(o) for o in out] == [Correction] and out[0].action is None
     assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "2S"), ("C", "AS")]
     # the misread's track is no play of its own whatever it is read as later
@@ -517,11 +522,7 @@ def test_a_card_read_anew_beside_a_card_of_the_trick_just_before_a_surer_card_ca
 
 
 def test_two_cards_lying_close_read_as_surely_as_each_other_are_both_plays():
-    game, ad = make_standard(rounds=("first_last",))
-    seen(ad, game, "2S", (4, 39), track=11, frame=243)
-    for a in ad.observe(Observation("appeared", 13, "AC", 12, 55, 273, confidence=0.9), t=9.1):
-        game.apply(ACTION_ADAPTER.validate_python(a))
-    out = ad.observe(Observation("appeared", 14, "AS", -9, 9, 276, confidence=0.88), t=9.2)
+    ad, out = beside_then_surer(beside_confidence=0.9)
     assert [(a["player"], a["card"]) for a in out] == [("C", "AS")]
     assert [a["card"] for a in ad.log[1:]] == ["2S", "AC", "AS"]
 
