@@ -202,6 +202,9 @@ class GameSession:
         if i is None:
             return []
         gone = log.pop(i)
+        forget = getattr(self.adapter, "forget", None)  # an adapter that maps its tracks to log indices
+        if forget is not None:
+            forget(i)
         return self._rebuild(note={"type": "undo", "t": t, "undone": gone})
 
     # ---- internals ---------------------------------------------------------------------------

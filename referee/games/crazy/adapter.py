@@ -125,6 +125,7 @@ class CrazyAdapter:
         self._on_top: tuple | None = None  # (track, card below, frame, log index) of a play made as a card on
                                            # top, or (card below None) made right beside a card of the trick
         self._ghosts: set[int] = set()  # tracks whose play was taken back as a misread of another card there
+        self._before: dict[int, list[tuple]] = {}  # track id -> (spot, sureness, trick) of its earlier plays
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -177,7 +178,10 @@ class CrazyAdapter:
                 self._read_as[obs.track_id] = {obs.label}
                 return [self._take_back(obs.track_id, i)]
             soon = i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames
-            if soon or (self._same_spot(obs) and obs.confidence > self._sure.get(obs.track_id, 1.0)):
+            latest = next((a.get("frame") for a in reversed(self.log) if a.get("type") == "play"), None)
+            # just after another card came, a new label is that card's hand over this one (seed 9082)
+            hand_over = i != last and latest is not None and obs.frame - latest <= self.DISTURBED_FRAMES
+            if soon or (self._same_spot(obs) and obs.confidence > self._sure.get(obs.track_id, 1.0) and not hand_over):
                 # a new label soon after the play, or read more surely than the play at the very spot the card
                 # lay (a card laid on top lands where a hand puts it, not on the millimetre: seed 9115, Bob's
                 # KC read KS at 0.75 when played and KC at 0.78 0.9 mm from there 21 frames on, was taken as
@@ -201,7 +205,6 @@ class CrazyAdapter:
             # (the card is partly covered by the next one)
             if self._trick_of.get(obs.track_id) != self._trick_now() or obs.confidence < self.on_top_confidence:
                 return []
-            latest = next((a.get("frame") for a in reversed(self.log) if a.get("type") == "play"), None)
             if latest is not None and obs.frame - latest <= self.DISTURBED_FRAMES:
                 # just after another card came: its hand over this one, not a card on top (seed 9082: Ann's
                 # Y1 read Y3 at 0.79 three frames after Dee's Y11 appeared; her real Y7 was then dropped)
@@ -253,6 +256,8 @@ class CrazyAdapter:
         if below is None and obs.confidence <= self._sure.get(track, 1.0):
             return None  # the card beside the trick's was read at least as surely as this one: two cards
         gone = self.log[i]["card"]
+        if not self._can_be_on_table(obs.label, -int(obs.label == gone)):
+            return None  # a card that cannot be on the table is itself a misread: it takes nothing back
         self._take_back(track, i)
         if below is None:
             self._ghosts.add(track)  # a second reading of a card lying there: never a play of its own
@@ -347,18 +352,21 @@ class CrazyAdapter:
         if (r is None or r.over) and self.rounds:
             out.append(self.choose_round(self.rounds.pop(0), t))
         player = self._who_played(obs.x, obs.y)
-        self._trick_of[obs.track_id] = self._trick_now()
-        self._xy[obs.track_id] = (obs.x, obs.y)
+        track = obs.track_id
+        if self._plays_of.get(track):  # a card laid on top: what its earlier play was comes back if this one goes
+            self._before.setdefault(track, []).append((self._xy[track], self._sure[track], self._trick_of[track]))
+        self._trick_of[track] = self._trick_now()
+        self._xy[track] = (obs.x, obs.y)
         out.append(self._emit({"type": "play", "player": player, "card": obs.label}, t, obs.frame))
-        self._play_index[obs.track_id] = len(self.log) - 1
-        self._plays_of.setdefault(obs.track_id, []).append(len(self.log) - 1)
-        self._read_as[obs.track_id] = {obs.label}
-        self._seen_as[obs.track_id] = {obs.label}
+        self._play_index[track] = len(self.log) - 1
+        self._plays_of.setdefault(track, []).append(len(self.log) - 1)
+        self._read_as[track] = {obs.label}
+        self._seen_as[track] = {obs.label}
+        self._sure[track] = obs.confidence
+        self._lying[track] = self._trick_of[track]
         fixed = self._reread_lead()
         if fixed is not None:
             return [fixed]  # the session re-scores the whole log, this play with it: nothing else to apply
-        self._sure[obs.track_id] = obs.confidence
-        self._lying[obs.track_id] = self._trick_of[obs.track_id]
         return out
 
     def _played_since(self, held) -> int | None:
@@ -405,10 +413,15 @@ class CrazyAdapter:
         return Correction(k, new, why=f"{obs.label} came to rest before the {len(moved)} card(s) played after it")
 
     def _trick_plays(self, i: int) -> list[int]:
-        """Log indices of the plays of the trick the play at ``i`` went to, in order."""
-        owner = {j: tr for tr, js in self._plays_of.items() for j in js}
-        trick = self._trick_of.get(owner.get(i))
-        return sorted(j for j, tr in owner.items() if self._trick_of.get(tr) == trick)
+        """Log indices of the plays of the trick the play at ``i`` went to, in order (the log re-scored:
+        a track's plays may lie in two tricks, and the engine may not have taken the newest play yet)."""
+        game, where = CrazyGame(self.game.setup), {}
+        for j, a in enumerate(self.log):
+            if a.get("type") == "play":
+                r = game.round
+                where[j] = (len(game.rounds) + 1, 1) if r is None or r.over else (r.number, len(r.tricks))
+            game.apply(ACTION_ADAPTER.validate_python(a))
+        return [j for j, trick in where.items() if trick == where.get(i)]
 
     def _fits(self, i: int, label: str) -> int:
         """How many of the other cards of its trick agree with reading the play at ``i`` as ``label``:
@@ -437,7 +450,8 @@ class CrazyAdapter:
         now = self.log[lead]["card"]
         best = max(sorted(self._seen_as.get(track, set()) - {now}), key=lambda lab: self._fits(lead, lab),
                    default=None)
-        if best is None or self._fits(lead, best) <= self._fits(lead, now) or not self._can_be_on_table(best):
+        just = int(best == self.log[-1]["card"])  # the play just made, not in the engine yet
+        if best is None or self._fits(lead, best) <= self._fits(lead, now) or not self._can_be_on_table(best, just):
             return None
         fixed = self._correct(lead, track, best, self._sure.get(track, 0.0))
         return replace(fixed, why=f"the lead {now} read as {best}: the cards played to it followed that")
@@ -464,15 +478,23 @@ class CrazyAdapter:
     def _take_back(self, track: int, i: int) -> Correction:
         """Remove the play at log index ``i`` (the last play, made by ``track``)."""
         self.log.pop(i)
+        self.forget(i)
+        return Correction(i, None)
+
+    def forget(self, i: int) -> None:
+        """The action at log index ``i`` is gone from the log (taken back here, or undone by the operator:
+        ``GameSession.undo``): what is known of each track's plays follows the log."""
         for k, plays in list(self._plays_of.items()):
+            was_last = bool(plays) and plays[-1] == i
             plays[:] = [j if j < i else j - 1 for j in plays if j != i]
             if plays:
                 self._play_index[k] = plays[-1]
+                if was_last and self._before.get(k):  # a card on top taken back: the one below is back
+                    self._xy[k], self._sure[k], self._trick_of[k] = self._before[k].pop()
             else:
                 del self._plays_of[k]
                 self._play_index.pop(k, None)
                 self._lying.pop(k, None)  # no play of its own: a second reading of a card lying there
-        return Correction(i, None)
 
     def _trick_now(self) -> tuple[int, int]:
         """(round number, trick number) the next play goes to (between rounds: the next round's first)."""
@@ -492,14 +514,15 @@ class CrazyAdapter:
         played = {p for p, _ in game.round.current.cards}
         return expected if seat_player in played else seat_player
 
-    def _can_be_on_table(self, label: str) -> bool:
+    def _can_be_on_table(self, label: str, more: int = 0) -> bool:
         """False for a card the round has used up (played as often as the decks hold it) or that was taken
-        out of the deck for this deal: no player can lay it, so the camera misread or saw it again."""
+        out of the deck for this deal: no player can lay it, so the camera misread or saw it again.
+        ``more``: plays of it the engine has not taken yet (or, negative, plays about to be taken back)."""
         r = self.game.round
         if r is None or r.over:
             return True
         card = parse_card(label, self.game.deck)
-        return r.played[card] < self.game.in_play[card]
+        return r.played[card] + more < self.game.in_play[card]
 
     def _is_card(self, label: str) -> bool:
         try:
