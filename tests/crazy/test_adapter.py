@@ -588,3 +588,16 @@ def test_a_card_read_anew_at_its_spot_just_after_another_card_came_is_that_hand_
     seen(ad, game, "G13", IN_FRONT["C"], track=6, frame=80)
     assert ad.observe(Observation("relabelled", 5, "G2", *IN_FRONT["B"], 83, confidence=0.82), t=83 / 30) == []
     assert [a["card"] for a in ad.log[1:]] == ["G7", "G13"]
+
+
+def test_just_after_another_card_came_a_surer_read_at_a_cards_spot_is_taken_when_the_trick_agrees():
+    # seed 9118, standard cards: Cyd's JC read JS when played on Bob's lead KC, then JC (surer, at its spot)
+    # 6 frames after Dee's 3C came: the trick agrees with JC, so this is no hand over it
+    game, ad = make_standard(rounds=("first_last",))
+    seen(ad, game, "KC", IN_FRONT["B"], track=5, frame=60)
+    ad.observe(Observation("appeared", 6, "JS", *IN_FRONT["C"], 96, confidence=0.75), t=3.2)
+    game = rescored(ad)
+    seen(ad, game, "3C", IN_FRONT["D"], track=7, frame=129)
+    c = IN_FRONT["C"]
+    out = ad.observe(Observation("relabelled", 6, "JC", c[0] + 1, c[1], 135, confidence=0.85), t=4.5)
+    assert out == [Correction(2, {**ad.log[2], "card": "JC"})]

@@ -179,8 +179,11 @@ class CrazyAdapter:
                 return [self._take_back(obs.track_id, i)]
             soon = i == last and obs.frame - self.log[i].get("frame", obs.frame) <= self.correction_frames
             latest = next((a.get("frame") for a in reversed(self.log) if a.get("type") == "play"), None)
-            # just after another card came, a new label is that card's hand over this one (seed 9082)
-            hand_over = i != last and latest is not None and obs.frame - latest <= self.DISTURBED_FRAMES
+            # just after another card came, a new label may be that card's hand over this one (seed 9082):
+            # taken then only when the trick's other cards agree with it better (seed 9118: Cyd's JC read JS,
+            # then JC 6 frames after Dee's 3C came, on Bob's lead KC)
+            hand_over = (i != last and latest is not None and obs.frame - latest <= self.DISTURBED_FRAMES
+                         and self._fits(i, obs.label) <= self._fits(i, self.log[i]["card"]))
             if soon or (self._same_spot(obs) and obs.confidence > self._sure.get(obs.track_id, 1.0) and not hand_over):
                 # a new label soon after the play, or read more surely than the play at the very spot the card
                 # lay (a card laid on top lands where a hand puts it, not on the millimetre: seed 9115, Bob's
