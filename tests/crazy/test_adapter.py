@@ -1,5 +1,6 @@
 """Observations (as the tracker emits them) to Crazy actions, through the real engine and layout."""
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -252,8 +253,8 @@ def gather(ad, tracks, frame):
 class Held:
     """What the adapter may ask of the tracker after a look."""
 
-    def __init__(self, seen=lambda track: True, glimpses=()):
-        self.seen_now, self.glimpses = seen, list(glimpses)
+    def __init__(self, seen=lambda track: True, glimpses=(), tracks=()):
+        self.seen_now, self.glimpses, self.tracks = seen, list(glimpses), list(tracks)
 
 
 def look(ad, game, frame, seen=lambda track: True, glimpses=()):
@@ -601,3 +602,18 @@ def test_just_after_another_card_came_a_surer_read_at_a_cards_spot_is_taken_when
     c = IN_FRONT["C"]
     out = ad.observe(Observation("relabelled", 6, "JC", c[0] + 1, c[1], 135, confidence=0.85), t=4.5)
     assert out == [Correction(2, {**ad.log[2], "card": "JC"})]
+
+
+def test_at_the_end_of_a_recording_a_trick_one_card_short_whose_cards_left_view_was_gathered():
+    # seed 9132, standard cards: Ann's last card lay in view three looks before the trick was swept up, 1.3 s
+    # before the end; the tracker still held the trick's cards when the recording ended
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])  # tracks 1-3
+    ann = Glimpse("G13", *IN_FRONT["A"], frame=100, confidence=0.88)
+    held = Held(glimpses=[ann], tracks=[SimpleNamespace(id=k, seen=105) for k in (1, 2, 3)])
+    assert ad.look(110, 110 / 30, held) == []  # the trick still lies there for the tracker
+    assert ad.finish(105 + CrazyAdapter.END_GONE_FRAMES - 1, 4.0) == []  # unseen so briefly: a hand over it
+    out = ad.finish(105 + CrazyAdapter.END_GONE_FRAMES, 4.1)
+    assert [(a["player"], a["card"]) for a in out] == [("A", "G13")]
+    # a finish with no look before it (nothing seen) judges nothing
+    assert make()[1].finish(200, 6.7) == []

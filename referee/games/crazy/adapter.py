@@ -52,7 +52,8 @@
   (``Tracker.glimpses``, read at least ``GLIMPSE_SURE``; one away from the trick's cards first, then the
   surest) is that play (seed
   9072: Ann's Y13 read once at 0.79 before the sweep; her next lead was taken for the old trick's last
-  card and every card after went astray). With no such glimpse nothing is made up.
+  card and every card after went astray). With no such glimpse nothing is made up. At the end of a
+  recording (``finish``) a trick whose cards have all been out of view for ``END_GONE_FRAMES`` counts as gone.
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
   last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
 
@@ -80,6 +81,7 @@ class CrazyAdapter:
                       # a track of it kept alive by other reads there must not hold the next lead for long (9081)
     GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
     GLIMPSE_APART_MM = 20.0  # ... and this far from every card of the trick (nearer, one of them misread)
+    END_GONE_FRAMES = 15  # at the end of a recording, a card unseen this long (0.5 s at 30 fps) is gone
     SAME_SPOT_MM = 3.0  # a new label this near where a played card lay is that card read anew (about the
                         # position noise of a resting card: a card laid on top lands farther off)
 
@@ -284,6 +286,7 @@ class CrazyAdapter:
         in view then (``tracker.seen_now``): a misread of a card of the trick is held, unseen, until it
         vanishes with it. And a trick gathered one card short had its last card laid unseen
         (``_glimpsed_last``). Plays made here are dated now, when the referee could know them."""
+        self._tracker = tracker  # for ``finish``
         out = self._glimpsed_last(frame, t, tracker.glimpses)
         if not self._waiting:
             return out
@@ -299,7 +302,19 @@ class CrazyAdapter:
             self._impossible[track] = (frame, t, self._trick_now())  # read as a card already played
         return out
 
-    def _glimpsed_last(self, frame: int, t: float | None, glimpses) -> list:
+    def finish(self, frame: int, t: float | None = None) -> list:
+        """The recording ended at ``frame``: the open trick, one card short, whose cards all left view at
+        least ``END_GONE_FRAMES`` before the end was gathered, though the tracker had not let them go yet;
+        its last card is judged as when it does (``_glimpsed_last``; seed 9132, standard cards: Ann's JC lay
+        in view three looks before the trick was swept up 1.3 s before the end)."""
+        tracker = getattr(self, "_tracker", None)
+        if tracker is None:
+            return []
+        seen = {tr.id: tr.seen for tr in tracker.tracks}
+        return self._glimpsed_last(frame, t, tracker.glimpses,
+                                   gone=lambda track: frame - seen.get(track, -frame) >= self.END_GONE_FRAMES)
+
+    def _glimpsed_last(self, frame: int, t: float | None, glimpses, gone=None) -> list:
         """The open trick, one card short, is gone from the table (every card of it vanished): it was
         gathered, so its last card was laid, too briefly in view for the tracker (seed 9072: Ann's Y13 read
         once at 0.79 as it slid in, then the trick was swept up; her next lead went to the old trick and
@@ -312,7 +327,7 @@ class CrazyAdapter:
         if r is None or r.over or now in self._short or len(r.current.cards) != self.game.n - 1:
             return []
         mine = [tr for tr, trick in self._trick_of.items() if trick == now and tr in self._plays_of]
-        if not mine or any(self._lying.get(tr) == now for tr in mine) or self._waiting:
+        if not mine or any(self._lying.get(tr) == now and not (gone and gone(tr)) for tr in mine) or self._waiting:
             return []
         self._short.add(now)  # judged once
         since = max(self.log[self._play_index[tr]].get("frame", -1) for tr in mine)
