@@ -610,10 +610,14 @@ def test_at_the_end_of_a_recording_a_trick_one_card_short_whose_cards_left_view_
     game, ad = make()
     play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])  # tracks 1-3
     ann = Glimpse("G13", *IN_FRONT["A"], frame=100, confidence=0.88)
-    held = Held(glimpses=[ann], tracks=[SimpleNamespace(id=k, seen=105) for k in (1, 2, 3)])
-    assert ad.look(110, 110 / 30, held) == []  # the trick still lies there for the tracker
-    assert ad.finish(105 + CrazyAdapter.END_GONE_FRAMES - 1, 4.0) == []  # unseen so briefly: a hand over it
-    out = ad.finish(105 + CrazyAdapter.END_GONE_FRAMES, 4.1)
+    tracks = [SimpleNamespace(id=k, seen=105, misses=0) for k in (1, 2, 3)]
+    assert ad.look(110, 110 / 30, Held(glimpses=[ann], tracks=tracks)) == []  # the trick lies there for the tracker
+    end = 105 + CrazyAdapter.END_GONE_FRAMES
+    assert ad.finish(end, 4.1) == []  # sighted faintly in the last look (glare, a shadow): still in view
+    for tr in tracks:
+        tr.misses = CrazyAdapter.END_GONE_LOOKS
+    assert ad.finish(end - 1, 4.0) == []  # unread so briefly: a hand over it
+    out = ad.finish(end, 4.1)
     assert [(a["player"], a["card"]) for a in out] == [("A", "G13")]
     # a finish with no look before it (nothing seen) judges nothing
     assert make()[1].finish(200, 6.7) == []

@@ -81,7 +81,8 @@ class CrazyAdapter:
                       # a track of it kept alive by other reads there must not hold the next lead for long (9081)
     GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
     GLIMPSE_APART_MM = 20.0  # ... and this far from every card of the trick (nearer, one of them misread)
-    END_GONE_FRAMES = 15  # at the end of a recording, a card unseen this long (0.5 s at 30 fps) is gone
+    END_GONE_FRAMES = 15  # at the end of a recording, a card unread this long (0.5 s at 30 fps) ...
+    END_GONE_LOOKS = 2    # ... and not even sighted faintly in this many looks is gone
     SAME_SPOT_MM = 3.0  # a new label this near where a played card lay is that card read anew (about the
                         # position noise of a resting card: a card laid on top lands farther off)
 
@@ -310,9 +311,12 @@ class CrazyAdapter:
         tracker = getattr(self, "_tracker", None)
         if tracker is None:
             return []
-        seen = {tr.id: tr.seen for tr in tracker.tracks}
-        return self._glimpsed_last(frame, t, tracker.glimpses,
-                                   gone=lambda track: frame - seen.get(track, -frame) >= self.END_GONE_FRAMES)
+        # out of view: not read for END_GONE_FRAMES and not even sighted (a faint read of its own label at
+        # its place, which keeps a track in view without a read) in the last looks
+        held = {tr.id: tr for tr in tracker.tracks}
+        gone = lambda track: track not in held or (  # noqa: E731
+            held[track].misses >= self.END_GONE_LOOKS and frame - held[track].seen >= self.END_GONE_FRAMES)
+        return self._glimpsed_last(frame, t, tracker.glimpses, gone=gone)
 
     def _glimpsed_last(self, frame: int, t: float | None, glimpses, gone=None) -> list:
         """The open trick, one card short, is gone from the table (every card of it vanished): it was
@@ -356,6 +360,8 @@ class CrazyAdapter:
         inside = self.trick.contains((obs.x, obs.y))
         if obs.kind == "vanished" or (obs.kind == "moved" and not inside):
             self._lying.pop(track, None)
+            if obs.kind == "vanished":
+                self._ghosts.discard(track)  # gone for good: its id never comes again
             return self._waiting.pop(track, None) is not None
         if track in self._waiting:
             if obs.kind in ("moved", "relabelled") and self._is_card(obs.label):
@@ -433,12 +439,16 @@ class CrazyAdapter:
     def _trick_plays(self, i: int) -> list[int]:
         """Log indices of the plays of the trick the play at ``i`` went to, in order (the log re-scored:
         a track's plays may lie in two tricks, and the engine may not have taken the newest play yet)."""
-        game, where = CrazyGame(self.game.setup), {}
-        for j, a in enumerate(self.log):
-            if a.get("type") == "play":
-                r = game.round
-                where[j] = (len(game.rounds) + 1, 1) if r is None or r.over else (r.number, len(r.tricks))
-            game.apply(ACTION_ADAPTER.validate_python(a))
+        key = tuple((a.get("type"), a.get("player"), a.get("card"), a.get("round")) for a in self.log)
+        if getattr(self, "_where", (None,))[0] != key:  # re-scored only when the log changed (a few ms a game)
+            game, where = CrazyGame(self.game.setup), {}
+            for j, a in enumerate(self.log):
+                if a.get("type") == "play":
+                    r = game.round
+                    where[j] = (len(game.rounds) + 1, 1) if r is None or r.over else (r.number, len(r.tricks))
+                game.apply(ACTION_ADAPTER.validate_python(a))
+            self._where = (key, where)
+        where = self._where[1]
         return [j for j, trick in where.items() if trick == where.get(i)]
 
     def _fits(self, i: int, label: str) -> int:
