@@ -129,6 +129,8 @@ class CrazyAdapter:
                                            # top, or (card below None) made right beside a card of the trick
         self._ghosts: set[int] = set()  # tracks whose play was taken back as a misread of another card there
         self._before: dict[int, list[tuple]] = {}  # track id -> (spot, sureness, trick) of its earlier plays
+        self._where: tuple = (None, {})  # (the log's plays, log index -> trick) last worked out (``_trick_plays``)
+        self._tracker = None  # what the tracker held at the last look (``finish``)
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -308,7 +310,7 @@ class CrazyAdapter:
         least ``END_GONE_FRAMES`` before the end was gathered, though the tracker had not let them go yet;
         its last card is judged as when it does (``_glimpsed_last``; seed 9132, standard cards: Ann's JC lay
         in view three looks before the trick was swept up 1.3 s before the end)."""
-        tracker = getattr(self, "_tracker", None)
+        tracker = self._tracker
         if tracker is None:
             return []
         # out of view: not read for END_GONE_FRAMES and not even sighted (a faint read of its own label at
@@ -440,12 +442,11 @@ class CrazyAdapter:
         """Log indices of the plays of the trick the play at ``i`` went to, in order (the log re-scored:
         a track's plays may lie in two tricks, and the engine may not have taken the newest play yet)."""
         key = tuple((a.get("type"), a.get("player"), a.get("card"), a.get("round")) for a in self.log)
-        if getattr(self, "_where", (None,))[0] != key:  # re-scored only when the log changed (a few ms a game)
+        if self._where[0] != key:  # re-scored only when the log changed (a few ms a game)
             game, where = CrazyGame(self.game.setup), {}
             for j, a in enumerate(self.log):
                 if a.get("type") == "play":
-                    r = game.round
-                    where[j] = (len(game.rounds) + 1, 1) if r is None or r.over else (r.number, len(r.tricks))
+                    where[j] = self._trick_now(game)
                 game.apply(ACTION_ADAPTER.validate_python(a))
             self._where = (key, where)
         where = self._where[1]
@@ -524,10 +525,12 @@ class CrazyAdapter:
                 self._play_index.pop(k, None)
                 self._lying.pop(k, None)  # no play of its own: a second reading of a card lying there
 
-    def _trick_now(self) -> tuple[int, int]:
-        """(round number, trick number) the next play goes to (between rounds: the next round's first)."""
-        r = self.game.round
-        return (len(self.game.rounds) + 1, 1) if r is None or r.over else (r.number, len(r.tricks))
+    def _trick_now(self, game: CrazyGame | None = None) -> tuple[int, int]:
+        """(round number, trick number) the next play goes to in ``game`` (default this adapter's; between
+        rounds: the next round's first)."""
+        game = game or self.game
+        r = game.round
+        return (len(game.rounds) + 1, 1) if r is None or r.over else (r.number, len(r.tricks))
 
     def _who_played(self, x: float, y: float, game: CrazyGame | None = None) -> str:
         game = game or self.game
