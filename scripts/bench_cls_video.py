@@ -72,6 +72,9 @@ def main(argv=None) -> int:
     p.add_argument("--every", type=int, default=5, help="read every n-th frame (default 5)")
     p.add_argument("--models", nargs="*", help="classifier files (default: the shipped one)")
     p.add_argument("--keep", default="/tmp/cls-videos")
+    p.add_argument("--both-ways", choices=["auto", "on", "off"], default="auto",
+                   help="also read each card turned 180 degrees and average (auto: as the recogniser does, "
+                        "recognize.BOTH_WAYS_GAMES)")
     args = p.parse_args(argv)
     width, height = (int(v) for v in args.size.split("x"))
     deck = args.deck if args.game == "crazy" else args.game
@@ -86,7 +89,8 @@ def main(argv=None) -> int:
             data[clf.imgsz] = ([c for x in per for c in x[0]], [c for x in per for c in x[1]],
                                np.concatenate([x[2] for x in per]))
         crops, labels, vis = data[clf.imgsz]
-        p_all = read(clf, crops, args.game in BOTH_WAYS_GAMES)
+        two = args.game in BOTH_WAYS_GAMES if args.both_ways == "auto" else args.both_ways == "on"
+        p_all = read(clf, crops, two)
         names = np.array(clf.names)[p_all.argmax(1)]
         conf = p_all.max(1)
         labels_a = np.array([faces.get(n, n) for n in labels])
@@ -103,7 +107,9 @@ def main(argv=None) -> int:
     print("\n| model | cards read | faces visible >= 0.9: accuracy (n) | faces visible 0.5-0.9 | backs (face down) | "
           "faces read wrong | of them at >= 0.75 | backs read as a face at >= 0.75 | median confidence when right |"
           "  (rows above)")
-    print(f"{args.game} seeds {args.seeds}, {args.size}, every {args.every}th frame, {deck} deck")
+    two = args.game in BOTH_WAYS_GAMES if args.both_ways == "auto" else args.both_ways == "on"
+    print(f"{args.game} seeds {args.seeds}, {args.size}, every {args.every}th frame, {deck} deck"
+          f"{', read both ways up' if two else ''}")
     return 0
 
 

@@ -215,6 +215,50 @@ def test_a_card_the_table_plays_on_from_counts_when_the_camera_missed_the_one_be
     assert [c.id for c in tb.game.pile] == [a, z] and tb.game.attacks == 1
 
 
+def test_a_refused_card_read_for_longer_than_a_misread_with_a_card_laid_on_it_that_follows_it_was_played_on():
+    """Seed 9092: after a goal the keeper's W03 was missed; W23 was refused (no keeper) and read 0.5 s, then
+    W11, which follows W23, was taken as a misread of it: W23 lost. Within ``correction_frames`` a relabel of
+    a refused card is still a misread."""
+    for gap, plays in ((None, 2), (0, 1)):
+        tb = Table()
+        a, z = _missed_keeper_then(tb)
+        tb.see("appeared", 1, a, CENTRE)
+        gap = tb.ad.correction_frames + 4 if gap is None else tb.ad.correction_frames
+        out = tb.see("relabelled", 1, z, CENTRE, old=a, frames=gap)
+        if plays == 2:
+            assert [c for c, _ in tb.plays()] == [a, z] and tb.ad.log[0]["missed_before"] is True
+            assert [type(o) for o in out] == [Correction] and tb.game.violations == []
+        else:
+            assert [c for c, _ in tb.plays()] == [z] and tb.kinds() == ["no_keeper"]
+
+
+def test_the_card_missed_under_a_card_played_on_is_named_when_it_leaves_its_pile_late():
+    """Seed 9092: W2's keeper W03 was covered on the centre by W23 within 0.5 s; the tracker let W03's track
+    on his pile go 1.3 s later, after W23 was played on (``missed_before``): W03 was that missed card."""
+    tb = Table()
+    a, z = _missed_keeper_then(tb)
+    tb.see("appeared", 7, "R01", PILE["Ann"])
+    tb.see("appeared", 1, a, CENTRE)
+    tb.see("relabelled", 1, z, CENTRE, old=a)  # played on: a card before a was missed
+    out = tb.see("vanished", 7, "R01", PILE["Ann"])
+    assert [type(o) for o in out if not isinstance(o, dict)] == [Correction]
+    assert tb.plays() == [("R01", "Ann"), (a, tb.plays()[1][1]), (z, tb.plays()[2][1])]
+    plays = [a for a in tb.ad.log if a["type"] == "play"]
+    assert plays[0]["unseen"] is True and "missed_before" not in plays[1]
+    assert tb.game.violations == [] and tb.kinds()[:2] == ["kickoff", "pass"]
+    # a card that would not fit there (another pass, no keeper) is no missed card
+    tb = Table()
+    a, z = _missed_keeper_then(tb)
+    other = next(c.id for c in tb.game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)
+                 and c.id not in (a, z))
+    tb.see("appeared", 7, other, PILE["Ann"])
+    tb.see("appeared", 1, a, CENTRE)
+    tb.see("relabelled", 1, z, CENTRE, old=a)
+    tb.see("vanished", 7, other, PILE["Ann"])
+    assert [c for c, _ in tb.plays()] == [a, z]
+    assert [a.get("missed_before") for a in tb.ad.log if a["type"] == "play"] == [True, None]
+
+
 def _gone_unseen_then(tb):
     """After the kick-off R01: a red card that follows it (on Bob's pile) and a card that follows that
     one but not R01."""
@@ -797,6 +841,55 @@ def test_a_scorers_second_goal_read_as_the_twin_set_aside_is_the_twin():
     tb.see("appeared", track, "R55", CENTRE)          # the twin, R56, read as R55
     assert game.score["red"] == 2 and tb.plays()[-1][0] == "R56"
     assert [g["card"] for g in game.goals] == ["R55", "R56"] and "not_on_card" not in tb.kinds()
+
+
+def test_a_goal_card_that_left_one_pile_is_that_players_while_its_twin_shows_on_another():
+    """Seed 9113: R2's R53 left his pile as the piles were laid out anew after a goal, and R1's twin R54 (read
+    R53: the faces are alike) showed on R1's pile in the same look; R53 on the centre went to R1."""
+    tb = Table()
+    game, goal = tb.game, "R53"  # R53 and R54 (Mario, 9) share a face; the recogniser names both R53
+    assert game.catalog.same_faces()["R54"] == goal
+    track = 20
+    while not game.is_legal(goal):  # an attack until a red card passing to Mario lies on top
+        card = next((c for c in game.legal_cards() if game.catalog[c].team == "red" and 9 in game.catalog[c].passes
+                     and not game.catalog[c].is_goal), None) or legal(game, "red", keeper=game.top is None)
+        tb.see("appeared", track, card, CENTRE)
+        track += 1
+        assert track < 40
+    passer = game.top.id
+    tb.see("appeared", 5, goal, PILE["Bob"])
+    tb.see("relabelled", 5, "back", PILE["Bob"], old=goal, frames=3)  # it left Bob's pile
+    tb.see("appeared", 6, goal, PILE["Ann"], frames=0)                # Ann's twin laid out, read alike
+    out = tb.see("relabelled", track - 1, goal, CENTRE, old=passer, frames=0)
+    assert [(a["card"], a.get("player")) for a in out if a.get("type") == "play"] == [(goal, "Bob")]
+    assert tb.game.score["red"] == 1 and tb.game.violations == []
+
+
+def test_of_two_twins_that_left_their_piles_the_one_a_back_showed_under_came():
+    """Seed 9122: W1's W58 left his pile (a back showed under it); W2's twin W57 had W48 laid on it as the piles
+    were laid out anew, in the look W58 came to rest on the centre: W58 went to W2."""
+    for replaced_first in (False, True):
+        tb = Table()
+        game = tb.game
+        track = 20
+        while not game.is_legal("R53"):
+            card = next((c for c in game.legal_cards() if game.catalog[c].team == "red" and 9 in game.catalog[c].passes
+                         and not game.catalog[c].is_goal), None) or legal(game, "red", keeper=game.top is None)
+            tb.see("appeared", track, card, CENTRE)
+            track += 1
+        passer = game.top.id
+        tb.see("appeared", 6, "R53", PILE["Bob"])
+        tb.see("appeared", 5, "R53", PILE["Ann"], frames=0)       # the twins, one on each pile
+        other = next(c.id for c in game.catalog if c.team == "red" and not c.is_goal and game.in_play(c.id) is None
+                     and c.id != passer)
+        if replaced_first:  # which came first does not matter: a card laid on a top is no sign it went
+            tb.see("relabelled", 6, other, PILE["Bob"], old="R53", frames=3)
+            tb.see("relabelled", 5, "back", PILE["Ann"], old="R53", frames=3)
+        else:
+            tb.see("relabelled", 5, "back", PILE["Ann"], old="R53", frames=3)
+            tb.see("relabelled", 6, other, PILE["Bob"], old="R53", frames=3)
+        out = tb.see("relabelled", track - 1, "R53", CENTRE, old=passer, frames=0)
+        assert [(a["card"], a.get("player")) for a in out if a.get("type") == "play"] == [("R53", "Ann")]
 
 
 def test_a_card_that_just_left_a_pile_was_laid_by_that_player_whatever_a_misread_elsewhere_said():

@@ -19,10 +19,12 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   of the player's piles), the late read is the misread, and nothing is called. A late read taken
   for a misread that the next card proves wrong (it follows the card first read, not the late one)
   was a card laid on it and taken back: a foul, put in the log after the first card
-  (``_undo_late``). A relabel of the last play back to a card it was read as before, read at least
-  as surely as the card it has now, is the camera flickering between two readings: the play takes
-  that card again. Other later relabels, and relabels of a card with another play after it, are
-  new cards.
+  (``_undo_late``). A card the engine refused, read for longer than ``correction_frames``, then
+  relabelled to a card that follows it (not the engine's top) was a card: the next one was laid on
+  it, and the table played on from it (below). A relabel of the last play back to a card it was
+  read as before, read at least as surely as the card it has now, is the camera flickering between
+  two readings: the play takes that card again. Other later relabels, and relabels of a card with
+  another play after it, are new cards.
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile, and so does a card that just left a pile (a back
@@ -59,11 +61,15 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
 - **A card the camera missed on the centre.** A card the engine would refuse on its top, when
   exactly one card left its owner's pile lately unseen on the centre, that card would follow the
   top, and the new card would follow it (a goal and the keeper's kick-off after it included): that
-  card is played first, marked ``unseen`` (``_missed``).
+  card is played first, marked ``unseen`` (``_missed``). The tracker lets a card on a pile go only
+  after its hold time, so the card may leave its pile after the card laid on it was found played on
+  (``missed_before``): if it fits under that card, it is put in the log before it then
+  (``_missed_under``).
 - **Twin goal cards.** The goal cards come in twins whose faces differ only in a small printed id,
   and the recogniser names both the first twin (``Catalog.same_faces``). On the centre, a goal
   card already set aside is its twin when the twin follows the top (a scorer's second goal);
-  otherwise it is the card itself seen again, and no play.
+  otherwise it is the card itself seen again, and no play. A face that left one player's pile lately
+  while a card of it lies on another's is the first player's card: the one lying there is its twin.
 - **Goal cards set aside.** A goal card coming to rest in a goal area that the engine has not
   counted and this adapter never played (the camera missed it on the pile: a hand covered it) is
   played then; one already played (counted, or refused) is not played twice.
@@ -134,6 +140,7 @@ class CrazyKickAdapter:
         self._last_xy: dict[str, tuple[float, float]] = {}  # card id -> where it last lay on a pile
         self._taken_back: set[int] = set()                  # tracks that left the centre (or vanished)
         self._left: dict[str, tuple[str, int]] = {}          # card id -> (player, frame) it left his pile
+        self._twin_left: dict[str, dict] = {}  # face of twins -> player -> (removed, frame) it left his pile
         self._late: tuple | None = None  # (track, first play, its late correction, frame, flicker): _undo_late
         self._read_as: dict[int, set[str]] = {}  # track id -> every card its last play has been read as
         self._pile_reads: dict[int, set[str]] = {}  # track id -> every card it was read as on a pile
@@ -199,6 +206,12 @@ class CrazyKickAdapter:
             soon = obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
                 self.game.in_play(first["card"]) == "pile" and self.game.top is not None
                 and self.game.top.id == first["card"] and self.game.is_legal(card.id))
+            if (soon and refused and obs.frame - frame > self.correction_frames
+                    and card.id not in self._read_as.get(obs.track_id, ()) and self._played_on(card) is not None):
+                # read for longer than a misread lasts, the refused card was a card, and this one was laid on
+                # it (it follows it, not the engine's top): the table played on (seed 9092: W23 read 0.5 s
+                # after a goal whose keeper's card the camera missed, then W11 laid on it)
+                return self._play(obs, card, t)
             if soon or self._misread_late(first, card, obs):
                 fixed = self._read_as_card(first, card, obs)
                 if not soon and self._fouls_with(i, fixed):
@@ -355,6 +368,7 @@ class CrazyKickAdapter:
         """What a play settles: the card is no longer covered on a pile or awaited from one."""
         self._covered.pop(card_id, None)
         self._left.pop(card_id, None)
+        self._twin_left.pop(self._faces.get(card_id, card_id), None)
         if self.game.catalog[card_id].is_goal:
             self._covered.clear()  # everyone picks up and lays out again
             self._goal_frames.append(frame)
@@ -454,6 +468,15 @@ class CrazyKickAdapter:
             for p in team:
                 if self.pile_zones[p].contains(obs.from_xy):
                     return p
+        gone = {q: how for q, how in self._twin_left.get(self._faces.get(card.id, card.id), {}).items()
+                if q in team and obs.frame - how[1] <= self.missed_frames}
+        if gone:
+            # a face of twins is on two piles: the one that left a pile lately (and is not read there since)
+            # came, whatever was read on the other (seed 9113: R2's R53 left his pile as the piles were laid
+            # out anew after a goal; R1's twin R54, read alike, showed on his in the same look). Of two, the
+            # one a back showed under, then the later (seed 9122: W1's W58 left, a back under it; W2's
+            # W57 had W48 laid on it in the new layout as W58 came to rest)
+            return max(gone, key=lambda q: gone[q])
         left = self._left.get(card.id)
         if left is not None and left[0] in team and obs.frame - left[1] <= self.missed_frames:
             # it just left that pile (a back showed under it): a misread of another pile's top as
@@ -503,7 +526,7 @@ class CrazyKickAdapter:
                         and self.game.catalog[before[0]].team == self.game.team_of[p]
                         and (obs.kind == "vanished" or obs.label not in self.game.catalog.cards)):
                     # gone from his pile (a back shows under it, seed 9008): maybe to the centre
-                    self._left[before[0]] = (p, obs.frame)
+                    self._leaves(before[0], p, obs.frame, removed=True)
         if obs.kind != "vanished":
             for p, z in self.pile_zones.items():
                 if z.contains((obs.x, obs.y)):
@@ -533,25 +556,70 @@ class CrazyKickAdapter:
                             flicker = (obs.label in self._pile_reads.get(obs.track_id, ())
                                        or obs.confidence < COVER_SURE)
                             masked = (old, obs.frame, flicker)
-                            self._left[old] = (p, obs.frame)
+                            self._leaves(old, p, obs.frame, removed=False)
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
                         self._covered.pop(obs.label, None)
                         self._left.pop(obs.label, None)
+                        self._twin_left.get(self._faces.get(obs.label, obs.label), {}).pop(p, None)
                         self._last_xy[obs.label] = (obs.x, obs.y)
                         if (self.game.catalog[obs.label].team == self.game.team_of[p]
                                 and not self._showing_elsewhere(obs.label, p)):
                             self.seen_on[obs.label] = p
                     changed.add(p)
                     break
+        out = []
+        left = self._left.get(before[0]) if before is not None else None
+        if left is not None and left[1] == obs.frame:
+            out += self._missed_under(before[0], left[0], obs.frame)
         piles = {}
         for p in sorted(changed, key=self.game.players.index):
             tops = self._tops(p)
             if tops is not None and tops != self.game.tops.get(p):
                 piles[p] = tops
         if not piles:
+            return out
+        return out + [self._emit({"type": "table", "piles": piles}, t, obs.frame)]
+
+    def _missed_under(self, card_id: str, player: str, frame: int) -> list:
+        """``card_id`` just left ``player``'s pile, unseen on the centre, after the latest play found laid on
+        a card the camera missed (``missed_before``, ``_played_on``): when it fits there (the engine takes
+        it on the card before and that play on it, and every later one as before), it is that missed card,
+        and its play is put in the log before that play (marked ``unseen``). The tracker lets a pile card go only after its hold
+        time, so it can leave after the card laid on it was played (seed 9092: W2's keeper W03 after a
+        goal, covered by W1's W23 within 0.5 s, and W11 on that; W03's track went 1.3 s after it left)."""
+        i = next((k for k in range(len(self.log) - 1, -1, -1) if self.log[k].get("missed_before")), None)
+        if i is None:
             return []
-        return [self._emit({"type": "table", "piles": piles}, t, obs.frame)]
+        last = self.log[i]
+        game = self.game
+        # not once a goal or a ball out came since: everyone picks up his piles then
+        if (card_id == last["card"] or frame - last.get("frame", frame) > self.missed_frames
+                or any(g > last.get("frame", frame) for g in self._goal_frames)
+                or any(a.get("type") == "ball_out" for a in self.log[i + 1:])
+                or game.in_play(card_id) is not None or self._ever_played(card_id)
+                or any(c[0] == card_id for cards in self.zone_cards.values() for c in cards.values())):
+            return []
+        missed = camera_action({"type": "play", "card": card_id, "player": player, "unseen": True},
+                               last.get("t", self._t), last.get("frame"))
+        fixed = {k: v for k, v in last.items() if k != "missed_before"}
+        if len(self._scratch(self.log[:i] + [missed, fixed] + self.log[i + 1:]).violations) > len(game.violations):
+            return []
+        self.log[i:i + 1] = [missed, fixed]
+        for tid, (a, f) in list(self._plays.items()):
+            if a is last:
+                self._plays[tid] = (fixed, f)
+        self._played(card_id, frame)
+        return [Correction(i, missed, why=f"{card_id} left {player}'s pile: the card missed under {last['card']}")]
+
+    def _leaves(self, card_id: str, p: str, frame: int, removed: bool) -> None:
+        """``card_id`` left ``p``'s pile (maybe to the centre): ``removed`` when nothing or a back shows
+        where it lay, else another card showed on it (a top replaced: maybe covered). A face with a twin
+        is also kept per player (``_twin_left``): the twins lie on two piles and may leave both."""
+        self._left[card_id] = (p, frame)
+        face = self._faces.get(card_id, card_id)
+        if len(self._twins.get(face, ())) > 1:
+            self._twin_left.setdefault(face, {})[p] = (removed, frame)
 
     def _showing_elsewhere(self, card_id: str, p: str) -> bool:
         """Whether ``card_id`` lies on top of another player's pile: a card is on one pile only, and each
