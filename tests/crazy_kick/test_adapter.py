@@ -843,20 +843,26 @@ def test_a_scorers_second_goal_read_as_the_twin_set_aside_is_the_twin():
     assert [g["card"] for g in game.goals] == ["R55", "R56"] and "not_on_card" not in tb.kinds()
 
 
+def _attack_to_mario(tb, track=20):
+    """Red kicks off and passes until a card passing to Mario (9, whose goal cards are the twins R53 and R54)
+    lies on top: (that card, the next free track id)."""
+    game = tb.game
+    while not game.is_legal("R53"):
+        card = next((c for c in game.legal_cards() if game.catalog[c].team == "red" and 9 in game.catalog[c].passes
+                     and not game.catalog[c].is_goal), None) or legal(game, "red", keeper=game.top is None)
+        tb.see("appeared", track, card, CENTRE)
+        track += 1
+        assert track < 40, "no attack to Mario"
+    return game.top.id, track
+
+
 def test_a_goal_card_that_left_one_pile_is_that_players_while_its_twin_shows_on_another():
     """Seed 9113: R2's R53 left his pile as the piles were laid out anew after a goal, and R1's twin R54 (read
     R53: the faces are alike) showed on R1's pile in the same look; R53 on the centre went to R1."""
     tb = Table()
     game, goal = tb.game, "R53"  # R53 and R54 (Mario, 9) share a face; the recogniser names both R53
     assert game.catalog.same_faces()["R54"] == goal
-    track = 20
-    while not game.is_legal(goal):  # an attack until a red card passing to Mario lies on top
-        card = next((c for c in game.legal_cards() if game.catalog[c].team == "red" and 9 in game.catalog[c].passes
-                     and not game.catalog[c].is_goal), None) or legal(game, "red", keeper=game.top is None)
-        tb.see("appeared", track, card, CENTRE)
-        track += 1
-        assert track < 40
-    passer = game.top.id
+    passer, track = _attack_to_mario(tb)
     tb.see("appeared", 5, goal, PILE["Bob"])
     tb.see("relabelled", 5, "back", PILE["Bob"], old=goal, frames=3)  # it left Bob's pile
     tb.see("appeared", 6, goal, PILE["Ann"], frames=0)                # Ann's twin laid out, read alike
@@ -871,13 +877,7 @@ def test_of_two_twins_that_left_their_piles_the_one_a_back_showed_under_came():
     for replaced_first in (False, True):
         tb = Table()
         game = tb.game
-        track = 20
-        while not game.is_legal("R53"):
-            card = next((c for c in game.legal_cards() if game.catalog[c].team == "red" and 9 in game.catalog[c].passes
-                         and not game.catalog[c].is_goal), None) or legal(game, "red", keeper=game.top is None)
-            tb.see("appeared", track, card, CENTRE)
-            track += 1
-        passer = game.top.id
+        passer, track = _attack_to_mario(tb)
         tb.see("appeared", 6, "R53", PILE["Bob"])
         tb.see("appeared", 5, "R53", PILE["Ann"], frames=0)       # the twins, one on each pile
         other = next(c.id for c in game.catalog if c.team == "red" and not c.is_goal and game.in_play(c.id) is None
