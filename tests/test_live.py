@@ -82,3 +82,12 @@ def test_keys_pause_undo_and_quit(sim, tmp_path):
     truth_plays = [a for a in truth if a["type"] == "play" and a["frame"] < 100]
     assert len(plays) == len(truth_plays) - 1  # the last play before the undo is gone
     assert live.paused
+
+
+def test_the_camera_is_asked_for_more_pixels_with_standard_cards_unless_a_size_is_given():
+    from referee.live import CAMERA_SIZE, camera_size
+
+    assert camera_size("standard") == (1920, 1080)  # a court card's suit needs them (see CAMERA_SIZE_FOR_DECK)
+    assert camera_size("rook") == camera_size(None) == CAMERA_SIZE == (1280, 720)
+    assert camera_size("standard", 1280, 720) == (1280, 720)
+    assert camera_size("rook", width=1920) == (1920, 720) and camera_size("standard", height=720) == (1920, 720)
