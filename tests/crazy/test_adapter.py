@@ -499,13 +499,25 @@ def test_a_lead_read_one_way_only_is_never_changed_by_the_cards_that_follow_it()
     assert [a["card"] for a in ad.log[1:]] == ["KS", "7C", "5C", "6C"]  # three voids: legal, not re-read
 
 
-def beside_then_surer(beside_confidence):
-    """2S played; "AC" comes to rest 18 mm from it read ``beside_confidence``; AS 3 frames later at 0.88."""
+def beside_then_surer(beside_confidence, later=3):
+    """2S played; "AC" comes to rest 18 mm from it read ``beside_confidence``; AS ``later`` frames on at 0.88."""
     game, ad = make_standard(rounds=("first_last",))
     seen(ad, game, "2S", (4, 39), track=11, frame=243)
     for a in ad.observe(Observation("appeared", 13, "AC", 12, 55, 273, confidence=beside_confidence), t=9.1):
         game.apply(ACTION_ADAPTER.validate_python(a))
-    return ad, ad.observe(Observation("appeared", 14, "AS", -9, 9, 276, confidence=0.88), t=9.2)
+    return ad, ad.observe(Observation("appeared", 14, "AS", -9, 9, 273 + later, confidence=0.88), t=9.2)
+
+
+def test_a_card_read_unsurely_beside_a_card_of_the_trick_is_taken_back_by_a_surer_card_half_a_second_on():
+    # seed 9139, standard cards at 1080p: Ann's 6S read AS at 0.55 17 mm off under the hand of Cyd's 4S, which
+    # came to rest 15 frames later (past DISTURBED_FRAMES); three out_of_turn calls followed
+    ad, out = beside_then_surer(beside_confidence=0.55, later=CrazyAdapter.BESIDE_UNSURE_FRAMES)
+    assert [type(o) for o in out] == [Correction] and out[0].action is None
+    assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "2S"), ("C", "AS")]
+    # read at least GLIMPSE_SURE, the wait is DISTURBED_FRAMES: a surer card later is a card of its own
+    ad, out = beside_then_surer(beside_confidence=0.72, later=CrazyAdapter.DISTURBED_FRAMES + 3)
+    assert not any(isinstance(o, Correction) for o in out)
+    assert [a["card"] for a in ad.log[1:]] == ["2S", "AC", "AS"]
 
 
 def test_a_card_read_anew_beside_a_card_of_the_trick_just_before_a_surer_card_came_is_no_play():

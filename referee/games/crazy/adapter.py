@@ -77,6 +77,7 @@ SURER_BY = 0.1  # a soon relabel corrects a play only when read at least about a
 
 class CrazyAdapter:
     DISTURBED_FRAMES = 9  # a card arriving this soon before or after a card read anew shows that was a misread
+    BESIDE_UNSURE_FRAMES = 15  # the same for a card read beside a trick card less surely than GLIMPSE_SURE
     WAIT_FRAMES = 30  # a card waits at most this long (1 s at 30 fps) for the trick under it to be gathered:
                       # a track of it kept alive by other reads there must not hold the next lead for long (9081)
     GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
@@ -258,7 +259,12 @@ class CrazyAdapter:
         if last is None:
             return None
         track, below, frame, i = last
-        if (obs.frame - frame > self.DISTURBED_FRAMES or i != len(self.log) - 1
+        # a card beside the trick's read unsurely may be that card misread under a hand that takes longer to
+        # lay its own (seed 9139, standard cards at 1080p: Ann's 6S read AS at 0.55 17 mm off, Cyd's 4S came
+        # 15 frames later; the AS was Cyd's, and three out_of_turn calls followed)
+        unsure = below is None and self._sure.get(track, 1.0) < self.GLIMPSE_SURE
+        if (obs.frame - frame > (self.BESIDE_UNSURE_FRAMES if unsure else self.DISTURBED_FRAMES)
+                or i != len(self.log) - 1
                 or self._play_index.get(track) != i or self._trick_of.get(track) != self._trick_now()):
             return None
         if below is None and obs.confidence <= self._sure.get(track, 1.0):
