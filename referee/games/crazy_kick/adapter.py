@@ -585,9 +585,10 @@ class CrazyKickAdapter:
         """``card_id`` just left ``player``'s pile, unseen on the centre, after the latest play found laid on
         a card the camera missed (``missed_before``, ``_played_on``): when it fits there (the engine takes
         it on the card before and that play on it, and every later one as before), it is that missed card,
-        and its play is put in the log before that play (marked ``unseen``). The tracker lets a pile card go only after its hold
-        time, so it can leave after the card laid on it was played (seed 9092: W2's keeper W03 after a
-        goal, covered by W1's W23 within 0.5 s, and W11 on that; W03's track went 1.3 s after it left)."""
+        and its play is put in the log before that play (marked ``unseen``). The tracker lets a pile card
+        go only after its hold time, so it can leave after the card laid on it was played (seed 9092: W2's
+        keeper W03 after a goal, covered by W1's W23 within 0.5 s, and W11 on that; W03's track went 1.3 s
+        after it left)."""
         i = next((k for k in range(len(self.log) - 1, -1, -1) if self.log[k].get("missed_before")), None)
         if i is None:
             return []
