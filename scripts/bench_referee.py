@@ -118,7 +118,9 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
         simulate(game, seed=seed, out=sim, seconds=seconds, width=size[0], height=size[1], progress=False,
                  fouls=fouls, players=players, deck=deck)
     sim_s = time.perf_counter() - t0
-    out = work / f"{game}-{seed}{variant}-review-{perception}-stride{stride or 'auto'}{'' if incremental else '-whole'}"
+    # the size in the name: reviews of one game filmed at two sizes in one --keep folder stay apart
+    out = work / (f"{game}-{seed}{variant}-{size[0]}x{size[1]}-review-{perception}-stride{stride or 'auto'}"
+                  f"{'' if incremental else '-whole'}")
     # what a camera cannot see comes from the operator: Crazy's rounds, fodbold's die, Crazy Kick's ball out
     res = review(game, sim / "video.mp4", out, read_setup(sim / "actions.jsonl"), perception=perception,
                  options=operator_calls(sim / "actions.jsonl"), calls=read_calls(sim / "actions.jsonl", game),
