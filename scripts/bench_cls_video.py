@@ -76,6 +76,7 @@ def main(argv=None) -> int:
                    help="also read each card turned 180 degrees and average (auto: as the recogniser does, "
                         "recognize.BOTH_WAYS_GAMES)")
     args = p.parse_args(argv)
+    two = args.game in BOTH_WAYS_GAMES if args.both_ways == "auto" else args.both_ways == "on"
     width, height = (int(v) for v in args.size.split("x"))
     deck = args.deck if args.game == "crazy" else args.game
     models = args.models or [str(classifier_path(args.game, deck))]
@@ -89,7 +90,6 @@ def main(argv=None) -> int:
             data[clf.imgsz] = ([c for x in per for c in x[0]], [c for x in per for c in x[1]],
                                np.concatenate([x[2] for x in per]))
         crops, labels, vis = data[clf.imgsz]
-        two = args.game in BOTH_WAYS_GAMES if args.both_ways == "auto" else args.both_ways == "on"
         p_all = read(clf, crops, two)
         names = np.array(clf.names)[p_all.argmax(1)]
         conf = p_all.max(1)
@@ -107,7 +107,6 @@ def main(argv=None) -> int:
     print("\n| model | cards read | faces visible >= 0.9: accuracy (n) | faces visible 0.5-0.9 | backs (face down) | "
           "faces read wrong | of them at >= 0.75 | backs read as a face at >= 0.75 | median confidence when right |"
           "  (rows above)")
-    two = args.game in BOTH_WAYS_GAMES if args.both_ways == "auto" else args.both_ways == "on"
     print(f"{args.game} seeds {args.seeds}, {args.size}, every {args.every}th frame, {deck} deck"
           f"{', read both ways up' if two else ''}")
     return 0

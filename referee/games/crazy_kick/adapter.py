@@ -278,7 +278,7 @@ class CrazyKickAdapter:
         again after a hand: the pile is empty then, and a goal card never starts one): no call."""
         if self.game.in_play(card.id) != "aside":
             return card
-        twin = next((c for c in self._twins.get(self._faces.get(card.id), ())
+        twin = next((c for c in self._twins.get(self._face(card.id), ())
                      if c != card.id and self.game.is_legal(c)), None)
         return card if twin is None else self.game.catalog[twin]
 
@@ -368,7 +368,7 @@ class CrazyKickAdapter:
         """What a play settles: the card is no longer covered on a pile or awaited from one."""
         self._covered.pop(card_id, None)
         self._left.pop(card_id, None)
-        self._twin_left.pop(self._faces.get(card_id, card_id), None)
+        self._twin_left.pop(self._face(card_id), None)
         if self.game.catalog[card_id].is_goal:
             self._covered.clear()  # everyone picks up and lays out again
             self._goal_frames.append(frame)
@@ -468,7 +468,7 @@ class CrazyKickAdapter:
             for p in team:
                 if self.pile_zones[p].contains(obs.from_xy):
                     return p
-        gone = {q: how for q, how in self._twin_left.get(self._faces.get(card.id, card.id), {}).items()
+        gone = {q: how for q, how in self._twin_left.get(self._face(card.id), {}).items()
                 if q in team and obs.frame - how[1] <= self.missed_frames}
         if gone:
             # a face of twins is on two piles: the one that left a pile lately (and is not read there since)
@@ -561,7 +561,7 @@ class CrazyKickAdapter:
                         self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
                         self._covered.pop(obs.label, None)
                         self._left.pop(obs.label, None)
-                        self._twin_left.get(self._faces.get(obs.label, obs.label), {}).pop(p, None)
+                        self._twin_left.get(self._face(obs.label), {}).pop(p, None)
                         self._last_xy[obs.label] = (obs.x, obs.y)
                         if (self.game.catalog[obs.label].team == self.game.team_of[p]
                                 and not self._showing_elsewhere(obs.label, p)):
@@ -613,12 +613,16 @@ class CrazyKickAdapter:
         self._played(card_id, frame)
         return [Correction(i, missed, why=f"{card_id} left {player}'s pile: the card missed under {last['card']}")]
 
+    def _face(self, card_id: str) -> str:
+        """The first id of the cards with ``card_id``'s face (the recogniser's name for twins)."""
+        return self._faces.get(card_id, card_id)
+
     def _leaves(self, card_id: str, p: str, frame: int, removed: bool) -> None:
         """``card_id`` left ``p``'s pile (maybe to the centre): ``removed`` when nothing or a back shows
         where it lay, else another card showed on it (a top replaced: maybe covered). A face with a twin
         is also kept per player (``_twin_left``): the twins lie on two piles and may leave both."""
         self._left[card_id] = (p, frame)
-        face = self._faces.get(card_id, card_id)
+        face = self._face(card_id)
         if len(self._twins.get(face, ())) > 1:
             self._twin_left.setdefault(face, {})[p] = (removed, frame)
 
