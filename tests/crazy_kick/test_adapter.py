@@ -3,7 +3,7 @@ import pytest
 
 from referee.calibration.layouts import crazy_kick_layout
 from referee.games.crazy_kick.actions import ACTION_ADAPTER
-from referee.games.crazy_kick.adapter import Correction, CrazyKickAdapter
+from referee.games.crazy_kick.adapter import RETURN_FRAMES, Correction, CrazyKickAdapter
 from referee.games.crazy_kick.rules import CrazyKickGame
 from referee.tracker import Observation
 
@@ -952,3 +952,76 @@ def test_a_card_lying_on_one_pile_read_on_another_now_and_then_is_still_the_firs
     tb.see("relabelled", 20, x, (-190, 300), old=y, frames=3)   # Ann's y read as x for a look
     tb.see("relabelled", 20, y, (-190, 300), old=x, frames=3)
     assert tb.ad.seen_on[x] == "Bob"
+
+
+def _foul_then_a_card(tb, after_y=True):
+    """After the kick-off R01: x, a red card that follows neither R01 nor y (a foul either way), and y, a red
+    card that follows R01; x lies on Bob's pile and is picked up."""
+    tb.see("appeared", 1, "R01", CENTRE)
+    g = tb.game
+    y = legal(g, "red")
+    x = next(c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper) and c.id != y
+             and not g.is_legal(c.id) and not g.follows(y, c.id))
+    tb.see("appeared", 5, x, PILE["Bob"])
+    tb.see("vanished", 5, x, PILE["Bob"])
+    return x, y
+
+
+def test_a_card_taken_for_a_misread_that_comes_back_to_its_pile_was_a_foul_taken_back():
+    """Seed 9062 (fouls 0.2): W19 laid on W40 against the rules, read for 0.3 s, then W49 laid on W40 as
+    W19 was taken back: W19 was taken for a misread of W49, and the foul lost; W19 showed on W2's pile
+    again 0.3 s later."""
+    for back_after in (10, RETURN_FRAMES + 10, None):
+        tb = Table()
+        x, y = _foul_then_a_card(tb)
+        tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10)
+        assert tb.kinds()[-1] == "not_on_card"
+        tb.see("relabelled", 1, y, CENTRE, old=x, frames=6)  # soon: taken for a misread
+        assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+        if back_after is None:  # x stays away: a misread it was
+            tb.see("appeared", 7, "R02", PILE["Ann"], frames=10)
+            assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+            continue
+        out = tb.see("appeared", 6, x, PILE["Bob"], frames=back_after)  # back on Bob's pile
+        if back_after > RETURN_FRAMES:  # too late to be the same card taken back: no call on it
+            assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+            continue
+        assert [type(o) for o in out if not isinstance(o, dict)] == [Correction]
+        assert tb.plays() == [("R01", None), (x, "Bob"), (y, None)] and tb.game.top.id == y
+        assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+
+
+def test_a_foul_taken_back_comes_after_the_card_read_under_it_first():
+    """Seed 9060: W37 laid, R54 on it for 0.3 s (read R53, its twin's name; a foul) and taken back; the
+    centre read W37, R53, W37."""
+    tb = Table()
+    x, y = _foul_then_a_card(tb)
+    tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10, reads=("R01", y, x))  # y read there first
+    tb.see("relabelled", 1, y, CENTRE, old=x, frames=6)
+    tb.see("appeared", 6, x, PILE["Bob"], frames=10)
+    assert tb.plays() == [("R01", None), (y, None), (x, "Bob")] and tb.game.top.id == y
+    assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+
+
+def test_a_foul_taken_back_goes_on_the_card_missed_under_it_when_that_alone_explains_both():
+    """Seed 9060 (fouls 0.2): W1's W40 laid under hands (it left his pile, never seen on the centre), W2's
+    W16 on it (a foul) for 0.3 s, taken back as W2's W46 came on W40. W16 was taken for a misread of W46,
+    which did not follow the top the camera knew either; W16 back on W2's pile: W40, W16 (foul), W46."""
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    g = tb.game
+    red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
+    m, x, y = next((m, x, y) for m in red if g.is_legal(m) for y in red if y != m and g.follows(m, y)
+                   and not g.is_legal(y) for x in red if x not in (m, y) and not g.is_legal(x)
+                   and not g.follows(m, x))
+    tb.see("appeared", 4, m, PILE["Ann"])
+    tb.see("relabelled", 4, "back", PILE["Ann"], old=m)  # taken off Ann's pile, a back under it
+    tb.see("appeared", 5, x, PILE["Bob"])
+    tb.see("vanished", 5, x, PILE["Bob"])
+    tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10)
+    tb.see("relabelled", 1, y, CENTRE, old=x, frames=6)
+    assert [c for c, _ in tb.plays()] == ["R01", y] and tb.kinds()[-1] == "not_on_card"  # y on R01
+    tb.see("appeared", 6, x, PILE["Bob"], frames=10)
+    assert tb.plays() == [("R01", None), (m, "Ann"), (x, "Bob"), (y, None)] and tb.game.top.id == y
+    assert [a.get("unseen") for a in tb.ad.log if a["type"] == "play"] == [None, True, None, None]
+    assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]

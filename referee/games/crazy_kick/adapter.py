@@ -24,7 +24,9 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   it, and the table played on from it (below). A relabel of the last play back to a card it was
   read as before, read at least as surely as the card it has now, is the camera flickering between
   two readings: the play takes that card again. Other later relabels, and relabels of a card with
-  another play after it, are new cards.
+  another play after it, are new cards. A card taken for a misread that shows anew on its player's
+  pile within ``RETURN_FRAMES`` was a card laid against the rules and taken back: its play is put
+  back, a foul, when the log bears that out (``_foul_taken_back``).
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile, and so does a card that just left a pile (a back
@@ -88,6 +90,7 @@ from .catalogue import TEAMS
 from .rules import CrazyKickGame
 
 COVER_SURE = 0.6  # a pile top read anew less surely than this is no evidence the old top lies covered
+RETURN_FRAMES = 60  # a card read on the centre, then taken for a misread, back on its pile within 2 s: a foul taken back
 SIDES = {"A": "red", "B": "white"}  # layout side -> team: team A sits along the bottom edge
 
 __all__ = ["CrazyKickAdapter", "Correction", "SIDES"]
@@ -146,6 +149,10 @@ class CrazyKickAdapter:
         self._pile_reads: dict[int, set[str]] = {}  # track id -> every card it was read as on a pile
         self._sure: dict[int, float] = {}  # track id -> how surely the card its last play has now was read
         self._goal_frames: list[int] = []  # frames of the goals played
+        self._play_reads: dict[int, tuple] = {}  # track id -> the centre's reads when its last play was made
+        # face of a play's card corrected away as a misread -> (its track, the play, its correction, frame,
+        # the correction was read on the track before the play): ``_foul_taken_back``
+        self._corrected: dict[str, tuple] = {}
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -229,6 +236,8 @@ class CrazyKickAdapter:
                 seen = self._read_as.setdefault(obs.track_id, {first["card"]})
                 self._late = None if soon else (obs.track_id, first, fixed, frame, card.id in seen)
                 seen.add(card.id)
+                self._corrected[self._face(first["card"])] = (
+                    obs.track_id, first, fixed, obs.frame, card.id in self._play_reads.get(obs.track_id, ()))
                 return [Correction(i, fixed)]
         if self._top_misread(obs, card):
             return []
@@ -328,6 +337,7 @@ class CrazyKickAdapter:
         self._emit(action, t, obs.frame)
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
+        self._play_reads[obs.track_id] = tuple(obs.reads)
         self._sure[obs.track_id] = obs.confidence
         self._played(card.id, obs.frame)
         return out
@@ -517,7 +527,7 @@ class CrazyKickAdapter:
                                                  for g in self._goal_frames):
                         self._covered[masked[0]] = p
                     changed.add(p)
-        before = None
+        before, back = None, []
         for p, cards in self.zone_cards.items():
             if obs.track_id in cards:
                 before = cards.pop(obs.track_id)
@@ -557,6 +567,8 @@ class CrazyKickAdapter:
                                        or obs.confidence < COVER_SURE)
                             masked = (old, obs.frame, flicker)
                             self._leaves(old, p, obs.frame, removed=False)
+                        if (before is None or before[0] != obs.label) and self._face(obs.label) in self._corrected:
+                            back += self._foul_taken_back(obs.label, p, obs.frame)  # shows anew on his pile
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
                         self._covered.pop(obs.label, None)
@@ -568,18 +580,18 @@ class CrazyKickAdapter:
                             self.seen_on[obs.label] = p
                     changed.add(p)
                     break
-        out = []
+        fixes = back
         left = self._left.get(before[0]) if before is not None else None
         if left is not None and left[1] == obs.frame:
-            out += self._missed_under(before[0], left[0], obs.frame)
+            fixes += self._missed_under(before[0], left[0], obs.frame)
         piles = {}
         for p in sorted(changed, key=self.game.players.index):
             tops = self._tops(p)
             if tops is not None and tops != self.game.tops.get(p):
                 piles[p] = tops
-        if not piles:
-            return out
-        return out + [self._emit({"type": "table", "piles": piles}, t, obs.frame)]
+        # the new tops first, then the corrections: these re-score the whole log, the tops in it (a table
+        # action after them would be applied and written twice)
+        return ([self._emit({"type": "table", "piles": piles}, t, obs.frame)] if piles else []) + fixes
 
     def _missed_under(self, card_id: str, player: str, frame: int) -> list:
         """``card_id`` just left ``player``'s pile, unseen on the centre, after the latest play found laid on
@@ -612,6 +624,70 @@ class CrazyKickAdapter:
                 self._plays[tid] = (fixed, f)
         self._played(card_id, frame)
         return [Correction(i, missed, why=f"{card_id} left {player}'s pile: the card missed under {last['card']}")]
+
+    def _foul_taken_back(self, label: str, p: str, frame: int) -> list:
+        """``label`` shows anew on ``p``'s pile soon after a play of it on the centre was corrected to
+        another card as a misread: it was a card, laid against the rules and taken back (the table's
+        own call), and the other card is a play of its own. Its play is put back in the log, before the
+        other card, or after it when the other was read on the centre first (the foul laid on it). Only
+        when the log bears it out: it fouls there, and the log has at most one violation more (its
+        own). A card that left its pile unseen on the centre before it (``_left``) is tried under it,
+        and taken when the log then has fewer violations and no other such card does as well (seed
+        9060, fouls 0.2: W1's W40 laid under hands, W2's W16 on it for 0.3 s and taken back, W46 on
+        W40; W16 then W46 was taken for one card relabelled, and W46 on the top the camera knew, R09,
+        was called; seed 9062: W19 read 0.3 s on W40, then W49, and W19 was back on W2's pile 0.3 s
+        later)."""
+        track, first, fixed, at, after = self._corrected[self._face(label)]
+        game = self.game
+        card = game.catalog[first["card"]]
+        i = self._index_of(fixed)
+        if (frame - at > RETURN_FRAMES or i is None or first.get("player") not in (p, None)
+                or card.team != game.team_of[p] or game.in_play(card.id) is not None
+                or self._face(fixed["card"]) == self._face(card.id)):
+            return []
+        del self._corrected[self._face(label)]
+        foul = {**first, "player": p}
+        head, rest = self.log[:i], self.log[i + 1:]
+        tries = [([fixed, foul], None)] if after else [([foul, fixed], None)]
+        if not after:
+            prev = next((a.get("frame") for a in reversed(head) if a.get("type") == "play"), None)
+            since = max(first.get("frame", frame) - self.missed_frames, (prev or 0) - self.correction_frames)
+            showing = {c[0] for cards in self.zone_cards.values() for c in cards.values()}
+            for c, (q, f) in self._left.items():
+                if (since <= f <= first.get("frame", frame) and c not in (card.id, fixed["card"]) and c not in showing
+                        and game.in_play(c) is None and not self._ever_played(c)):
+                    unseen = camera_action({"type": "play", "card": c, "player": q, "unseen": True},
+                                           first.get("t", self._t), first.get("frame"))
+                    tries.append(([unseen, foul, fixed], c))
+        # the reading with the fewest violations, its card among them; of equals, the one with no card made up
+        counts = [(n, k, new, c) for k, (new, c) in enumerate(tries)
+                  if (n := self._fouls_at(head, new, new.index(foul), rest)) is not None]
+        fits = [f for f in counts if f[0] == min(counts)[0]] if counts else []
+        if not fits or (fits[0][3] is not None and len(fits) > 1):
+            return []  # the log does not bear it out (or two missed cards would): no call on a guess
+        _, _, new, missed = fits[0]
+        self.log[i:i + 1] = new
+        if missed is not None:
+            self._played(missed, frame)
+        if self._late is not None and self._late[2] is fixed:
+            self._late = None
+        self._read_as.get(track, set()).discard(card.id)
+        return [Correction(i, self.log[i], why=f"{card.id} is back on {p}'s pile: it was laid and taken back, "
+                                               f"a foul, and {fixed['card']} is a card of its own")]
+
+    def _fouls_at(self, head: list[dict], new: list[dict], k: int, rest: list[dict]) -> int | None:
+        """The violations of the log ``head + new + rest`` when ``new[k]`` is one of them, what comes before it
+        in ``new`` is none, and there is at most one more than the game has now; else None."""
+        scratch = self._scratch(head + new[:k])
+        before = len(scratch.violations)
+        if k and before != len(self._scratch(head).violations):
+            return None  # a card put before it fouls
+        for a in [*new[k:], *rest]:
+            scratch.apply(ACTION_ADAPTER.validate_python(a))
+            if a is new[k] and len(scratch.violations) != before + 1:
+                return None
+        n = len(scratch.violations)
+        return n if n <= len(self.game.violations) + 1 else None
 
     def _face(self, card_id: str) -> str:
         """The first id of the cards with ``card_id``'s face (the recogniser's name for twins)."""
