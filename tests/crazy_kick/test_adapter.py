@@ -1025,3 +1025,76 @@ def test_a_foul_taken_back_goes_on_the_card_missed_under_it_when_that_alone_expl
     assert tb.plays() == [("R01", None), (m, "Ann"), (x, "Bob"), (y, None)] and tb.game.top.id == y
     assert [a.get("unseen") for a in tb.ad.log if a["type"] == "play"] == [None, True, None, None]
     assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+
+
+def test_a_pile_top_read_back_after_a_misread_is_no_card_taken_back():
+    """The card read on the centre lay on its player's pile all along (the centre misread another card as
+    it) and the pile's reading of it flickered to another card and back: it never left, no foul."""
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    g = tb.game
+    y = legal(g, "red")
+    x = next(c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper) and c.id != y
+             and not g.is_legal(c.id) and not g.follows(y, c.id))
+    z = next(c.id for c in g.catalog if c.team == "red" and not c.is_goal and c.id not in (x, y, "R01"))
+    tb.see("appeared", 5, x, PILE["Bob"])
+    tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10)  # Ann's y misread as x
+    tb.see("relabelled", 1, y, CENTRE, old=x, frames=4)
+    tb.see("relabelled", 5, z, PILE["Bob"], old=x, frames=5)  # Bob's x misread for a look
+    tb.see("relabelled", 5, x, PILE["Bob"], old=z, frames=5)
+    assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+
+
+def test_a_foul_put_back_after_a_card_leaves_that_card_a_late_misread():
+    """A foul put back after the card under it is no card laid on that card: a late read of it as a card
+    that follows the card below, not it, is still a misread (no not_on_card on whoever holds that card)."""
+    tb = Table()
+    x, y = _foul_then_a_card(tb)
+    g = tb.game
+    tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10, reads=("R01", y, x))
+    tb.see("relabelled", 1, y, CENTRE, old=x, frames=6)
+    z = next(c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper) and c.id not in (x, y)
+             and g.in_play(c.id) is None and g.follows("R01", c.id) and not g.follows(y, c.id))
+    tb.see("appeared", 8, z, PILE["Ann"], frames=3)
+    tb.see("appeared", 6, x, PILE["Bob"], frames=10)  # x back: a foul after y
+    assert tb.plays()[1:] == [(y, None), (x, "Bob")]
+    tb.see("relabelled", 1, z, CENTRE, old=y, frames=20, confidence=0.5)  # y read late as z
+    assert [c for c, _ in tb.plays()] == ["R01", z, x]
+    assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+
+
+def test_a_correction_and_new_pile_tops_in_one_look_are_applied_and_written_once(tmp_path):
+    """A centre card put right in the same look as a pile top awaited on the centre times out: the table
+    action is in the log the Correction re-scores, so it is not given (applied, written) a second time."""
+    import json
+
+    from referee.session import GameSession
+
+    s = GameSession("crazy-kick", {"type": "setup", "game": "crazy-kick", "teams": TEAMS, "options": {}},
+                    out_dir=tmp_path)
+    frame = 0
+
+    def see(kind, track, label, xy, old=None, frames=30):
+        nonlocal frame
+        frame += frames
+        out = s.adapter.observe(Observation(kind, track, label, float(xy[0]), float(xy[1]), frame, old_label=old),
+                                t=frame / 30)
+        s._take(out, frame / 30, "test")
+        return out
+
+    see("appeared", 1, "R01", CENTRE)
+    g = s.engine
+    y = legal(g, "red")
+    x = next(c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper) and c.id != y
+             and not g.is_legal(c.id))
+    a, b = [c.id for c in g.catalog if c.team == "white" and not c.is_goal and c.id not in (x, y)][:2]
+    see("appeared", 5, x, PILE["Bob"])
+    see("vanished", 5, x, PILE["Bob"])
+    see("appeared", 7, a, PILE["Cyd"])
+    see("relabelled", 7, b, PILE["Cyd"], old=a, frames=5)  # Cyd's top replaced: awaited on the centre
+    see("relabelled", 1, x, CENTRE, old="R01", frames=20)
+    out = see("relabelled", 1, y, CENTRE, old=x, frames=12)  # put right soon; Cyd's wait runs out now
+    assert [type(o) for o in out] == [Correction] and s.adapter.log[-1]["type"] == "table"
+    lines = [json.loads(line) for line in (tmp_path / "actions.jsonl").read_text().splitlines()]
+    assert lines[1:] == s.adapter.log
+    assert sum(e.type == "table" for e in s.events) == sum(a["type"] == "table" for a in s.adapter.log)

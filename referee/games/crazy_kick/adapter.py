@@ -153,6 +153,7 @@ class CrazyKickAdapter:
         # face of a play's card corrected away as a misread -> (its track, the play, its correction, frame,
         # the correction was read on the track before the play): ``_foul_taken_back``
         self._corrected: dict[str, tuple] = {}
+        self._put_back: list[dict] = []  # the fouls ``_foul_taken_back`` put back in the log
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -194,7 +195,11 @@ class CrazyKickAdapter:
             if self.game.in_play(card.id) is None and not self._ever_played(card.id):
                 out += self._play(obs, card, t)
         # the play first: a pile change reported before it would make its card look not on top
-        return out + self._piles(obs, t)
+        out += self._piles(obs, t)
+        fixes = [o for o in out if not isinstance(o, dict)]
+        # a Correction re-scores the whole log, where every new action already is: given as well, an action
+        # would be applied (and written) twice
+        return fixes or out
 
     def _centre(self, obs, card, t) -> list:
         came_from = obs.from_xy
@@ -204,7 +209,9 @@ class CrazyKickAdapter:
             return []
         first, frame = self._plays.get(obs.track_id, (None, None))
         i = self._index_of(first)  # None: undone meanwhile
-        later = i is not None and any(a.get("type") == "play" for a in self.log[i + 1:])
+        # a foul put back after it (``_foul_taken_back``) was taken back: no card lies on this one
+        later = i is not None and any(a.get("type") == "play" and not any(a is b for b in self._put_back)
+                                      for a in self.log[i + 1:])
         if obs.kind == "relabelled" and i is not None and not later:
             if (card.id != first["card"] and card.id in self._read_as.get(obs.track_id, ())
                     and obs.confidence >= self._sure.get(obs.track_id, 0.0)):
@@ -567,8 +574,11 @@ class CrazyKickAdapter:
                                        or obs.confidence < COVER_SURE)
                             masked = (old, obs.frame, flicker)
                             self._leaves(old, p, obs.frame, removed=False)
-                        if (before is None or before[0] != obs.label) and self._face(obs.label) in self._corrected:
-                            back += self._foul_taken_back(obs.label, p, obs.frame)  # shows anew on his pile
+                        if ((before is None or before[0] not in self.game.catalog.cards)
+                                and self._face(obs.label) in self._corrected):
+                            # shows anew on his pile, where nothing or a back lay: not the top read anew after
+                            # a misread of it as another card (that was no card leaving)
+                            back += self._foul_taken_back(obs.label, p, obs.frame)
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
                         self._covered.pop(obs.label, None)
@@ -589,8 +599,6 @@ class CrazyKickAdapter:
             tops = self._tops(p)
             if tops is not None and tops != self.game.tops.get(p):
                 piles[p] = tops
-        # the new tops first, then the corrections: these re-score the whole log, the tops in it (a table
-        # action after them would be applied and written twice)
         return ([self._emit({"type": "table", "piles": piles}, t, obs.frame)] if piles else []) + fixes
 
     def _missed_under(self, card_id: str, player: str, frame: int) -> list:
@@ -667,13 +675,14 @@ class CrazyKickAdapter:
             return []  # the log does not bear it out (or two missed cards would): no call on a guess
         _, _, new, missed = fits[0]
         self.log[i:i + 1] = new
+        self._put_back.append(foul)
         if missed is not None:
             self._played(missed, frame)
         if self._late is not None and self._late[2] is fixed:
             self._late = None
         self._read_as.get(track, set()).discard(card.id)
-        return [Correction(i, self.log[i], why=f"{card.id} is back on {p}'s pile: it was laid and taken back, "
-                                               f"a foul, and {fixed['card']} is a card of its own")]
+        return [Correction(i + new.index(foul), foul, why=f"{card.id} is back on {p}'s pile: it was laid and "
+                                                          f"taken back, a foul, and {fixed['card']} is a card of its own")]
 
     def _fouls_at(self, head: list[dict], new: list[dict], k: int, rest: list[dict]) -> int | None:
         """The violations of the log ``head + new + rest`` when ``new[k]`` is one of them, what comes before it
