@@ -1098,3 +1098,26 @@ def test_a_correction_and_new_pile_tops_in_one_look_are_applied_and_written_once
     lines = [json.loads(line) for line in (tmp_path / "actions.jsonl").read_text().splitlines()]
     assert lines[1:] == s.adapter.log
     assert sum(e.type == "table" for e in s.events) == sum(a["type"] == "table" for a in s.adapter.log)
+
+
+def test_a_card_missed_on_the_centre_before_a_foul_taken_back_is_found_and_put_before_it():
+    """Seed 9136 (fouls 0.2): W1's W51 laid under hands (it left his pile), R1's R43 laid on it for a look
+    (a foul, refused on the top the camera knew) and taken back, then W39 on W51. W51 was sought only
+    after the refused R43, so it was not found, and W39 was called not_on_card; found, it goes before R43."""
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    g = tb.game
+    red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
+    m, f, z = next((m, f, z) for m in red if g.is_legal(m) for z in red if z != m and g.follows(m, z)
+                   and not g.is_legal(z) for f in red if f not in (m, z) and not g.is_legal(f)
+                   and not g.follows(m, f))
+    tb.see("appeared", 4, m, (PILE["Ann"][0] - 40, PILE["Ann"][1]))
+    tb.see("appeared", 5, f, PILE["Bob"])
+    tb.see("appeared", 6, z, (PILE["Ann"][0] + 40, PILE["Ann"][1]))
+    tb.see("relabelled", 4, "back", (PILE["Ann"][0] - 40, PILE["Ann"][1]), old=m, frames=5)  # m left Ann's pile
+    tb.see("relabelled", 1, f, CENTRE, old="R01", frames=10)  # f seen on the centre: refused
+    assert tb.plays()[-1] == (f, "Bob") and tb.kinds()[-1] == "not_on_card"
+    out = tb.see("relabelled", 1, z, CENTRE, old=f, frames=20)  # z on m, f taken back
+    assert [type(o) for o in out] == [Correction]
+    assert tb.plays() == [("R01", None), (m, "Ann"), (f, "Bob"), (z, "Ann")] and tb.game.top.id == z
+    assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]

@@ -63,7 +63,8 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
 - **A card the camera missed on the centre.** A card the engine would refuse on its top, when
   exactly one card left its owner's pile lately unseen on the centre, that card would follow the
   top, and the new card would follow it (a goal and the keeper's kick-off after it included): that
-  card is played first, marked ``unseen`` (``_missed``). The tracker lets a card on a pile go only
+  card is played first, marked ``unseen`` (``_missed``), before any card the engine refused since it
+  left (a foul taken back, laid on it: ``_missed_in_place``). The tracker lets a card on a pile go only
   after its hold time, so the card may leave its pile after the card laid on it was found played on
   (``missed_before``): if it fits under that card, it is put in the log before it then
   (``_missed_under``).
@@ -323,10 +324,12 @@ class CrazyKickAdapter:
         out = []
         missed = self._missed(card, obs) if played_on is None and undone is None else None
         if missed is not None:  # the card before it, unseen on the centre: its play first
+            left = self._left[missed[0]][1]
             out += self._unseen_first(missed[0], missed[1], t, obs.frame)
             out.append(self._emit({"type": "play", "card": missed[0], "player": missed[1], "unseen": True},
                                   t, obs.frame))
             self._played(missed[0], obs.frame)
+        block = list(out)  # the missed card's play, after its pile's tops
         out += self._unseen_first(card.id, player, t, obs.frame)
         if player is not None:
             action["player"] = player
@@ -342,6 +345,9 @@ class CrazyKickAdapter:
             self._plays[tid] = (fixed, self._plays[tid][1])
             out = [Correction(i, fixed, why=f"{card.id} was laid on {fixed['card']}: a card before it was missed")]
         self._emit(action, t, obs.frame)
+        if missed is not None and undone is None and played_on is None:
+            moved = self._missed_in_place(block, left)
+            out = out if moved is None else [moved]
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
         self._play_reads[obs.track_id] = tuple(obs.reads)
@@ -410,8 +416,11 @@ class CrazyKickAdapter:
             return None
         showing = {c[0] for cards in self.zone_cards.values() for c in cards.values()}
         # it left after the top card was laid (give or take the tracker's settling): a card that left
-        # before went elsewhere (seed 9017: W45 left 4.7 s before and also fitted; R29 was the one)
-        top = next((a.get("frame") for a in reversed(self.log) if a.get("type") == "play"), None)
+        # before went elsewhere (seed 9017: W45 left 4.7 s before and also fitted; R29 was the one). A card
+        # the engine refused since is no top: it was taken back (seed 9136, fouls 0.2: W51 laid under hands,
+        # R43 on it read, refused on the top before, and taken back; W39 on W51 was called not_on_card)
+        top = next((a.get("frame") for a in reversed(self.log) if a.get("type") == "play"
+                    and game.in_play(a["card"]) is not None), None)
         since = max(frame - self.missed_frames, (top or 0) - self.correction_frames)
         found = [(c, p) for c, (p, f) in self._left.items()
                  if f >= since and c != card.id and c not in showing
@@ -428,6 +437,33 @@ class CrazyKickAdapter:
         if len(fits) > 1:
             fits = [f for f in fits if f[0] in obs.reads] or fits
         return fits[0] if len(fits) == 1 else None
+
+    def _missed_in_place(self, block: list[dict], left: int) -> Correction | None:
+        """``block`` (the missed card's play, after its pile's tops when ``_unseen_first`` gave them) was
+        appended to the log; the card left its pile at frame ``left``. Plays the engine refused after the
+        last card it laid and after ``left`` (fouls, taken back) came after it: it moves before them when
+        they stay fouls there (seed 9136, fouls 0.2: W51 laid under hands, R43 on it refused and taken back,
+        then W39 on W51; R43's foul was on W51). Else it stays where it is (None)."""
+        start = self._index_of(block[0])
+        if start is None:
+            return None
+        k0 = None
+        for k in range(start - 1, -1, -1):
+            a = self.log[k]
+            if a.get("type") != "play":
+                continue
+            if self.game.in_play(a["card"]) is not None or a.get("frame", 0) < left:
+                break
+            k0 = k
+        if k0 is None:
+            return None
+        end = start + len(block)
+        moved = self.log[:k0] + block + self.log[k0:start] + self.log[end:]
+        if len(self._scratch(moved).violations) != len(self._scratch(self.log).violations):
+            return None
+        self.log[:] = moved
+        return Correction(k0 + len(block) - 1, block[-1], why=f"{block[-1]['card']} left its pile before "
+                                                               f"{self.log[k0 + len(block)]['card']} was laid")
 
     def _scratch(self, actions: list[dict]) -> CrazyKickGame:
         """A scratch engine that has taken ``actions`` (the adapter never changes its own game)."""
