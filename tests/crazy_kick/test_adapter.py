@@ -1003,17 +1003,22 @@ def test_a_foul_taken_back_comes_after_the_card_read_under_it_first():
     assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
 
 
+def _missed_foul_next(tb):
+    """After the kick-off R01: m, a red card that follows it; f, a red card that follows neither R01 nor m
+    (a foul on either); z, a red card that follows m but not R01."""
+    tb.see("appeared", 1, "R01", CENTRE)
+    g = tb.game
+    red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
+    return next((m, f, z) for m in red if g.is_legal(m) for z in red if z != m and g.follows(m, z)
+                and not g.is_legal(z) for f in red if f not in (m, z) and not g.is_legal(f) and not g.follows(m, f))
+
+
 def test_a_foul_taken_back_goes_on_the_card_missed_under_it_when_that_alone_explains_both():
     """Seed 9060 (fouls 0.2): W1's W40 laid under hands (it left his pile, never seen on the centre), W2's
     W16 on it (a foul) for 0.3 s, taken back as W2's W46 came on W40. W16 was taken for a misread of W46,
     which did not follow the top the camera knew either; W16 back on W2's pile: W40, W16 (foul), W46."""
     tb = Table()
-    tb.see("appeared", 1, "R01", CENTRE)
-    g = tb.game
-    red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
-    m, x, y = next((m, x, y) for m in red if g.is_legal(m) for y in red if y != m and g.follows(m, y)
-                   and not g.is_legal(y) for x in red if x not in (m, y) and not g.is_legal(x)
-                   and not g.follows(m, x))
+    m, x, y = _missed_foul_next(tb)
     tb.see("appeared", 4, m, PILE["Ann"])
     tb.see("relabelled", 4, "back", PILE["Ann"], old=m)  # taken off Ann's pile, a back under it
     tb.see("appeared", 5, x, PILE["Bob"])
@@ -1105,12 +1110,7 @@ def test_a_card_missed_on_the_centre_before_a_foul_taken_back_is_found_and_put_b
     (a foul, refused on the top the camera knew) and taken back, then W39 on W51. W51 was sought only
     after the refused R43, so it was not found, and W39 was called not_on_card; found, it goes before R43."""
     tb = Table()
-    tb.see("appeared", 1, "R01", CENTRE)
-    g = tb.game
-    red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
-    m, f, z = next((m, f, z) for m in red if g.is_legal(m) for z in red if z != m and g.follows(m, z)
-                   and not g.is_legal(z) for f in red if f not in (m, z) and not g.is_legal(f)
-                   and not g.follows(m, f))
+    m, f, z = _missed_foul_next(tb)
     tb.see("appeared", 4, m, (PILE["Ann"][0] - 40, PILE["Ann"][1]))
     tb.see("appeared", 5, f, PILE["Bob"])
     tb.see("appeared", 6, z, (PILE["Ann"][0] + 40, PILE["Ann"][1]))
