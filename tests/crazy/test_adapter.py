@@ -633,3 +633,19 @@ def test_at_the_end_of_a_recording_a_trick_one_card_short_whose_cards_left_view_
     assert [(a["player"], a["card"]) for a in out] == [("A", "G13")]
     # a finish with no look before it (nothing seen) judges nothing
     assert make()[1].finish(200, 6.7) == []
+
+
+def test_a_card_on_top_read_the_same_three_times_well_off_the_card_below_needs_less_sureness():
+    """Seed 9139, standard cards at 720p: Bob's JS laid on Ann's 6S 11 mm off, read JS three times at 0.73
+    mean (under ``on_top_confidence``): it was lost, and two out_of_turn calls followed."""
+    apart = CrazyAdapter.ON_TOP_APART_MM + 1
+    for xy, reads, conf, played in (((apart, 0), ("G2",) * 3, 0.73, True),   # far off, read alike: laid on top
+                                    ((apart, 0), ("G2",) * 3, 0.66, False),  # too unsure all the same
+                                    ((apart, 0), ("G4", "G2", "G2"), 0.73, False),  # the reads disagree
+                                    ((6, 6), ("G2",) * 3, 0.73, False)):  # a few mm off: maybe the card misread
+        game, ad = make()
+        seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+        seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=40)
+        at = (IN_FRONT["B"][0] + xy[0], IN_FRONT["B"][1] + xy[1])
+        out = ad.observe(Observation("relabelled", 5, "G2", *at, 80, confidence=conf, reads=reads), t=80 / 30)
+        assert [(a["player"], a["card"]) for a in out] == ([("D", "G2")] if played else [])
