@@ -1121,3 +1121,22 @@ def test_a_card_missed_on_the_centre_before_a_foul_taken_back_is_found_and_put_b
     assert [type(o) for o in out] == [Correction]
     assert tb.plays() == [("R01", None), (m, "Ann"), (f, "Bob"), (z, "Ann")] and tb.game.top.id == z
     assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+
+
+def test_a_card_taken_off_its_pile_and_taken_for_a_misread_on_the_centre_was_a_foul_taken_into_the_hand():
+    """Seed 9140 (fouls 0.2): R2's R42 left his pile (a back read where it lay), was read 0.3 s on the centre
+    at 0.91 (a foul), and went back into R2's hand as R1's R06 came: R42 was taken for a misread of R06.
+    Where only a hand hid the pile (the track let go), nothing is known of the card until it shows again."""
+    for taken_off in (True, False):
+        tb = Table()
+        x, y = _foul_then_a_card(tb)  # x seen on Bob's pile and let go (a hand over it)
+        tb.see("appeared", 7, x, (PILE["Bob"][0] + 40, PILE["Bob"][1]))
+        if taken_off:
+            tb.see("relabelled", 7, "back", (PILE["Bob"][0] + 40, PILE["Bob"][1]), old=x, frames=5)
+        tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10)
+        tb.see("relabelled", 1, y, CENTRE, old=x, frames=6)
+        if taken_off:
+            assert tb.plays() == [("R01", None), (x, "Bob"), (y, None)] and tb.game.top.id == y
+            assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+        else:
+            assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []

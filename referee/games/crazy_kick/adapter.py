@@ -25,7 +25,8 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   read as before, read at least as surely as the card it has now, is the camera flickering between
   two readings: the play takes that card again. Other later relabels, and relabels of a card with
   another play after it, are new cards. A card taken for a misread that shows anew on its player's
-  pile within ``RETURN_FRAMES`` was a card laid against the rules and taken back: its play is put
+  pile within ``RETURN_FRAMES``, or that had left his pile (a back read where it lay) before it was read
+  on the centre and lies on no pile, was a card laid against the rules and taken back: its play is put
   back, a foul, when the log bears that out (``_foul_taken_back``).
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
@@ -155,6 +156,8 @@ class CrazyKickAdapter:
         # the correction was read on the track before the play): ``_foul_taken_back``
         self._corrected: dict[str, tuple] = {}
         self._put_back: list[dict] = []  # the fouls ``_foul_taken_back`` put back in the log
+        self._gone: dict[str, int] = {}  # card id -> the frame a back was last read where it lay on a pile
+        self._play_gone: dict[int, int | None] = {}  # track id -> that frame for the card of its last play
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -246,7 +249,15 @@ class CrazyKickAdapter:
                 seen.add(card.id)
                 self._corrected[self._face(first["card"])] = (
                     obs.track_id, first, fixed, obs.frame, card.id in self._play_reads.get(obs.track_id, ()))
-                return [Correction(i, fixed)]
+                out = [Correction(i, fixed)]
+                gone = self._play_gone.get(obs.track_id)
+                if (gone is not None and first.get("player") is not None and not self._showing(first["card"])
+                        and self._face(first["card"]) != self._face(card.id)):
+                    # the first card had left its player's pile, a back read where it lay, before it was read here,
+                    # and lies on no pile: it was a card too, laid and taken back into the hand (seed 9140, fouls
+                    # 0.2: R2's R42 read 0.3 s at 0.91, then R1's R06 as R42 went back to R2's hand)
+                    out += self._foul_taken_back(first["card"], first["player"], obs.frame)
+                return out
         if self._top_misread(obs, card):
             return []
         return self._play(obs, card, t)
@@ -351,6 +362,8 @@ class CrazyKickAdapter:
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
         self._play_reads[obs.track_id] = tuple(obs.reads)
+        gone = self._gone.get(card.id)  # it left its pile lately, a back read where it lay
+        self._play_gone[obs.track_id] = gone if gone is not None and obs.frame - gone <= self.missed_frames else None
         self._sure[obs.track_id] = obs.confidence
         self._played(card.id, obs.frame)
         return out
@@ -580,6 +593,8 @@ class CrazyKickAdapter:
                         and (obs.kind == "vanished" or obs.label not in self.game.catalog.cards)):
                     # gone from his pile (a back shows under it, seed 9008): maybe to the centre
                     self._leaves(before[0], p, obs.frame, removed=True)
+                    if obs.kind == "relabelled":  # read there as a back: taken off, not hidden by a hand
+                        self._gone[before[0]] = obs.frame
         if obs.kind != "vanished":
             for p, z in self.pile_zones.items():
                 if z.contains((obs.x, obs.y)):
@@ -671,8 +686,9 @@ class CrazyKickAdapter:
 
     def _foul_taken_back(self, label: str, p: str, frame: int) -> list:
         """``label`` shows anew on ``p``'s pile soon after a play of it on the centre was corrected to
-        another card as a misread: it was a card, laid against the rules and taken back (the table's
-        own call), and the other card is a play of its own. Its play is put back in the log, before the
+        another card as a misread (or, asked at the correction, it had left ``p``'s pile before and lies
+        on none): it was a card, laid against the rules and taken back (the table's own call), and the
+        other card is a play of its own. Its play is put back in the log, before the
         other card, or after it when the other was read on the centre first (the foul laid on it). Only
         when the log bears it out: it fouls there, and the log has at most one violation more (its
         own). A card that left its pile unseen on the centre before it (``_left``) is tried under it,
@@ -746,6 +762,10 @@ class CrazyKickAdapter:
         face = self._face(card_id)
         if len(self._twins.get(face, ())) > 1:
             self._twin_left.setdefault(face, {})[p] = (removed, frame)
+
+    def _showing(self, card_id: str) -> bool:
+        """Whether ``card_id`` lies on a player's pile now (read there, not awaited on the centre)."""
+        return any(c[0] == card_id and c[3] is None for cards in self.zone_cards.values() for c in cards.values())
 
     def _showing_elsewhere(self, card_id: str, p: str) -> bool:
         """Whether ``card_id`` lies on top of another player's pile: a card is on one pile only, and each
