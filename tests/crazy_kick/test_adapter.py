@@ -1108,19 +1108,22 @@ def test_a_correction_and_new_pile_tops_in_one_look_are_applied_and_written_once
 def test_a_card_missed_on_the_centre_before_a_foul_taken_back_is_found_and_put_before_it():
     """Seed 9136 (fouls 0.2): W1's W51 laid under hands (it left his pile), R1's R43 laid on it for a look
     (a foul, refused on the top the camera knew) and taken back, then W39 on W51. W51 was sought only
-    after the refused R43, so it was not found, and W39 was called not_on_card; found, it goes before R43."""
-    tb = Table()
-    m, f, z = _missed_foul_next(tb)
-    tb.see("appeared", 4, m, (PILE["Ann"][0] - 40, PILE["Ann"][1]))
-    tb.see("appeared", 5, f, PILE["Bob"])
-    tb.see("appeared", 6, z, (PILE["Ann"][0] + 40, PILE["Ann"][1]))
-    tb.see("relabelled", 4, "back", (PILE["Ann"][0] - 40, PILE["Ann"][1]), old=m, frames=5)  # m left Ann's pile
-    tb.see("relabelled", 1, f, CENTRE, old="R01", frames=10)  # f seen on the centre: refused
-    assert tb.plays()[-1] == (f, "Bob") and tb.kinds()[-1] == "not_on_card"
-    out = tb.see("relabelled", 1, z, CENTRE, old=f, frames=20)  # z on m, f taken back
-    assert [type(o) for o in out] == [Correction]
-    assert tb.plays() == [("R01", None), (m, "Ann"), (f, "Bob"), (z, "Ann")] and tb.game.top.id == z
-    assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+    after the refused R43, so it was not found, and W39 was called not_on_card; found, it goes before R43.
+    Seed 9143: W01 left its pile in the very look R25 was read (laid 0.5 s after it): it stays after it."""
+    for gap, before in ((10, True), (4, False)):  # frames from m's leaving to f's read on the centre
+        tb = Table()
+        m, f, z = _missed_foul_next(tb)
+        tb.see("appeared", 4, m, (PILE["Ann"][0] - 40, PILE["Ann"][1]))
+        tb.see("appeared", 5, f, PILE["Bob"])
+        tb.see("appeared", 6, z, (PILE["Ann"][0] + 40, PILE["Ann"][1]))
+        tb.see("relabelled", 4, "back", (PILE["Ann"][0] - 40, PILE["Ann"][1]), old=m, frames=5)  # m left Ann's pile
+        tb.see("relabelled", 1, f, CENTRE, old="R01", frames=gap)  # f seen on the centre: refused
+        assert tb.plays()[-1] == (f, "Bob") and tb.kinds()[-1] == "not_on_card"
+        out = tb.see("relabelled", 1, z, CENTRE, old=f, frames=20)  # z on m, f taken back
+        order = [(m, "Ann"), (f, "Bob")] if before else [(f, "Bob"), (m, "Ann")]
+        assert tb.plays() == [("R01", None), *order, (z, "Ann")] and tb.game.top.id == z
+        assert [type(o) for o in out] == ([Correction] if before else [dict, dict])
+        assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
 
 
 def test_a_card_taken_off_its_pile_and_taken_for_a_misread_on_the_centre_was_a_foul_taken_into_the_hand():

@@ -454,7 +454,8 @@ class CrazyKickAdapter:
     def _missed_in_place(self, block: list[dict], left: int) -> Correction | None:
         """``block`` (the missed card's play, after its pile's tops when ``_unseen_first`` gave them) was
         appended to the log; the card left its pile at frame ``left``. Plays the engine refused after the
-        last card it laid and after ``left`` (fouls, taken back) came after it: it moves before them when
+        last card it laid, read ``correction_frames`` or more after ``left`` (fouls, taken back), came after
+        it: it moves before them when
         they stay fouls there (seed 9136, fouls 0.2: W51 laid under hands, R43 on it refused and taken back,
         then W39 on W51; R43's foul was on W51). Else it stays where it is (None)."""
         start = self._index_of(block[0])
@@ -465,7 +466,10 @@ class CrazyKickAdapter:
             a = self.log[k]
             if a.get("type") != "play":
                 continue
-            if self.game.in_play(a["card"]) is not None or a.get("frame", 0) < left:
+            # left before that card was laid: its read comes a few looks after it lands (the tracker's votes),
+            # a back where a card lay shows at once (seed 9143, fouls 0.2: W01 left its pile in the look R25,
+            # refused, was read, and was laid 0.5 s after it; put before it, R25's no_keeper became not_on_card)
+            if self.game.in_play(a["card"]) is not None or a.get("frame", 0) - self.correction_frames < left:
                 break
             k0 = k
         if k0 is None:
