@@ -1143,3 +1143,27 @@ def test_a_card_taken_off_its_pile_and_taken_for_a_misread_on_the_centre_was_a_f
             assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
         else:
             assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+
+
+def test_with_tracked_piles_a_card_put_right_from_a_misread_is_no_foul_for_not_being_on_top():
+    """Seed 9145 (fouls 0.2): R1's R41 left his pile (the card under it showed), was read W29 for a look on
+    the centre, then R41: put right, it was judged on his tops in view without it and called not_on_top,
+    and six false calls followed. Put right, it is judged as a new play is: its pile is reported unseen."""
+    tb = Table(options={"track_piles": True})
+    tb.see("appeared", 1, "R01", CENTRE)
+    g = tb.game
+    y = legal(g, "red")
+    x = next(c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper) and c.id != y
+             and not g.is_legal(c.id))
+    tb.see("appeared", 20, x, PILE["Ann"])  # x lies on Ann's pile: a read of it on the centre is no top misread
+    tb.see("vanished", 20, x, PILE["Ann"])
+    xs = [110, 150, 190]
+    others = [c.id for c in g.catalog if c.team == "red" and c.id not in ("R01", x, y) and not c.is_goal][:3]
+    for k, (x_mm, card) in enumerate(zip(xs, [y, *others[1:]])):
+        tb.see("appeared", 10 + k, card, (x_mm, 300))
+    tb.see("relabelled", 10, "back", (xs[0], 300), old=y, frames=5)  # y taken off Bob's pile ...
+    tb.see("relabelled", 10, others[0], (xs[0], 300), old="back", frames=5)  # ... and the card under it shows
+    assert None not in tb.game.tops["Bob"] and y not in tb.game.tops["Bob"]
+    tb.see("relabelled", 1, x, CENTRE, old="R01", frames=4)
+    tb.see("relabelled", 1, y, CENTRE, old=x, frames=6, reads=(x, y, y))  # put right soon
+    assert tb.plays()[-1] == (y, "Bob") and tb.game.violations == []

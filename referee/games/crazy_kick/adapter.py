@@ -240,6 +240,13 @@ class CrazyKickAdapter:
                     # player's pile, and the correction was called not_on_top)
                     return []
                 self.log[i] = fixed
+                table = self._unseen_tops(card.id, fixed.get("player"))
+                if table is not None:
+                    # as for a new play (``_unseen_first``): the card the camera never saw covered on his piles
+                    # came from one it saw out of date, not from under another top (seed 9145, fouls 0.2:
+                    # R41, read W29 for a look, put right and called not_on_top; six false calls followed)
+                    self.log.insert(i, camera_action(table, fixed.get("t", self._t), fixed.get("frame")))
+                    i += 1
                 self._plays[obs.track_id] = (fixed, frame)
                 # a late read taken for a misread may yet prove a card laid on it (``_undo_late``), unless
                 # the play was read as that card before (the camera flickering between two readings)
@@ -270,6 +277,10 @@ class CrazyKickAdapter:
         tells (``_undo_late``; seed 9062, fouls 0.2: W50 and W52 in turn at 0.42-0.55)."""
         fixed = self._read_as_card(first, card, obs)
         self.log[i] = fixed
+        table = self._unseen_tops(card.id, fixed.get("player"))
+        if table is not None:  # as in ``_centre``'s corrections
+            self.log.insert(i, camera_action(table, fixed.get("t", self._t), fixed.get("frame")))
+            i += 1
         self._plays[obs.track_id] = (fixed, frame)
         self._late = (obs.track_id, first, fixed, frame, True)  # the next card may still tell (a flicker)
         self._sure[obs.track_id] = obs.confidence
