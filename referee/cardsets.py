@@ -306,10 +306,13 @@ def _face_crop(rng: np.random.Generator, face: np.ndarray, alpha: np.ndarray, ot
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def face_designs(deck: str, styles: int, rng: np.random.Generator, face_width: int = 96):
+def face_designs(deck: str, styles: int, rng: np.random.Generator, face_width: int = 96, unlike: float = 0.0,
+                 seed: int = 0):
     """``styles`` random print designs of a deck (rook, standard, crazy-kick or fodbold's cards), as an
-    object whose ``get(style_index, code)`` gives (face BGR, alpha)."""
-    from .render.faces import FaceCache, random_style
+    object whose ``get(style_index, code)`` gives (face BGR, alpha). ``unlike``: the share of standard
+    designs whose court pictures do not tell the rank (``unlike_courts``), chosen from a stream of their
+    own (``seed``) so the designs drawn stay those drawn without it."""
+    from .render.faces import FaceCache, random_style, unlike_courts
 
     if deck == "crazy-kick":
         from .render.kick import KickFaces
@@ -319,18 +322,24 @@ def face_designs(deck: str, styles: int, rng: np.random.Generator, face_width: i
         from .render.fodbold import FodboldFaces, random_board_style
 
         return FodboldFaces([random_board_style(rng) for _ in range(styles)], face_width)
-    return FaceCache(deck, [random_style(rng, deck) for _ in range(styles)], face_width)
+    drawn = [random_style(rng, deck) for _ in range(styles)]
+    if unlike and deck == "standard":
+        for i in range(styles):
+            pick = np.random.default_rng([seed, 0xC0, i])
+            if pick.random() < unlike:
+                drawn[i] = unlike_courts(drawn[i], pick)
+    return FaceCache(deck, drawn, face_width)
 
 
 def add_face_crops(deck: str, out: str | Path, classes: list[str], size: int, styles: int = 40, per_card: int = 3,
                    seed: int = 0, face_width: int = 96, loose: bool = False, workers: int = 1,
-                   lowres: float = 0.0) -> int:
+                   lowres: float = 0.0, unlike: float = 0.0) -> int:
     """Add crops of freshly drawn faces in ``styles`` random designs to out/train (many more designs than the
     rendered scenes hold: the classifier must name cards of designs it never saw). Each design has its own
-    random stream, so ``workers`` processes write the same files as one."""
+    random stream, so ``workers`` processes write the same files as one. ``unlike``: see ``face_designs``."""
     import multiprocessing as mp
 
-    jobs = [(deck, str(out), list(classes), size, styles, per_card, seed, face_width, loose, lowres, chunk)
+    jobs = [(deck, str(out), list(classes), size, styles, per_card, seed, face_width, loose, lowres, unlike, chunk)
             for chunk in np.array_split(np.arange(styles), max(1, min(workers, styles)))]
     if len(jobs) == 1:
         return _face_crop_job(jobs[0])
@@ -341,9 +350,9 @@ def add_face_crops(deck: str, out: str | Path, classes: list[str], size: int, st
 def _face_crop_job(job) -> int:
     import cv2
 
-    deck, out, classes, size, styles, per_card, seed, face_width, loose, lowres, chunk = job
+    deck, out, classes, size, styles, per_card, seed, face_width, loose, lowres, unlike, chunk = job
     out = Path(out)
-    designs = face_designs(deck, styles, np.random.default_rng([seed, 0xFACE]), face_width)
+    designs = face_designs(deck, styles, np.random.default_rng([seed, 0xFACE]), face_width, unlike, seed)
     n = 0
     for s in (int(v) for v in chunk):
         rng = np.random.default_rng([seed, 0xFACE, s])

@@ -336,7 +336,8 @@ def train_classifier(args, deck: str, command: str) -> Path:
                                    f"-f{face_styles}x{args.face_copies}" + ("-loose" if args.loose_crops else "")
                                    + (f"-det{Path(args.detector_crops).stem}" if args.detector_crops else "")
                                    + (f"-v{args.videos}" if args.videos else "")
-                                   + (f"-lr{args.face_lowres:g}" if args.face_lowres else ""))
+                                   + (f"-lr{args.face_lowres:g}" if args.face_lowres else "")
+                                   + (f"-uc{args.face_courts:g}" if args.face_courts else ""))
     if not (crops / "sources.json").is_file():
         print(f"warping the cards of {scenes} into {crops} ...", file=sys.stderr)
         counts = make_crop_set(scenes, crops, classes, size=args.cls_imgsz, copies=args.copies, seed=args.seed,
@@ -345,11 +346,13 @@ def train_classifier(args, deck: str, command: str) -> Path:
             print(f"adding {face_styles} more card designs, {args.face_copies} crops per card ...", file=sys.stderr)
             counts["faces"] = add_face_crops(scene_deck, crops, classes, args.cls_imgsz, styles=face_styles,
                                              per_card=args.face_copies, seed=args.seed, loose=args.loose_crops,
-                                             workers=args.workers, lowres=args.face_lowres)
+                                             workers=args.workers, lowres=args.face_lowres,
+                                             unlike=args.face_courts)
             info = json.loads((crops / "sources.json").read_text())
             (crops / "sources.json").write_text(json.dumps({**info, "face_styles": face_styles,
                                                             "face_crops": counts["faces"],
-                                                            "face_lowres": args.face_lowres}, indent=2))
+                                                            "face_lowres": args.face_lowres,
+                                                            "face_courts": args.face_courts}, indent=2))
         if args.detector_crops and kind == "card":
             from .recognize import ObbDetector
 
@@ -433,7 +436,10 @@ def train_classifier(args, deck: str, command: str) -> Path:
                 f"faces drawn in {counts.get('face_styles', 0)} further random designs (other cards or a hand over "
                 f"a side, light, blur, noise, JPEG" + (
                     f"; {counts['face_lowres']:.0%} of them first shrunk to a card 26-48 px wide, as a camera "
-                    f"1.5 m up sees it" if counts.get("face_lowres") else "") + ")" + (
+                    f"1.5 m up sees it" if counts.get("face_lowres") else "") + (
+                    f"; {counts['face_courts']:.0%} of the designs with court pictures that do not tell the rank "
+                    f"(headgear drawn at random, ornaments added): only the corner index tells the rank" if counts.get("face_courts")
+                    else "") + ")" + (
                     f", plus {counts['video_crops']} crops of the cards of {counts['videos']['videos']} simulated "
                     f"1280x720 game videos (seeds {counts['videos']['seeds']}, one frame in {counts['videos']['every']}, "
                     f"through the true corners jittered, as the review warps them; the val split also holds the "
@@ -450,7 +456,7 @@ def train_classifier(args, deck: str, command: str) -> Path:
 
 TRAIN_OPTIONS = ("game", "deck", "stage", "images", "seed", "epochs", "imgsz", "batch", "cls_epochs", "cls_imgsz",
                  "cls_batch", "cls_arch", "cls_width", "cls_ship", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies",
-                 "face_lowres", "videos", "device", "workers", "hours",
+                 "face_lowres", "face_courts", "videos", "device", "workers", "hours",
                  "start_det", "start_cls", "ship_only")
 
 
@@ -477,6 +483,10 @@ def _cmd(args) -> int:
         return 2
     if args.deck and args.deck not in DECKS[args.game]:
         print(f"referee train: {args.game} has no classifier {args.deck!r}; expected {', '.join(DECKS[args.game])}",
+              file=sys.stderr)
+        return 2
+    if not 0.0 <= args.face_courts <= 1.0:
+        print(f"referee train: --face-courts is a share of the designs, from 0 to 1, not {args.face_courts}",
               file=sys.stderr)
         return 2
     if not 0.0 <= args.face_lowres <= 1.0:
@@ -542,6 +552,9 @@ def register(sub) -> None:
     t.add_argument("--face-lowres", type=float, default=0.0,
                    help="share of the extra designs' crops first shrunk to a card 26-48 px wide, as a 720p camera "
                         "1.5 m up sees it (default 0)")
+    t.add_argument("--face-courts", type=float, default=0.0,
+                   help="standard deck: share of the extra designs whose court pictures do not tell the rank "
+                        "(headgear at random), so the classifier learns to read the corner index (default 0)")
     t.add_argument("--videos", type=int, default=0,
                    help="card classifiers: also train on the cards of this many simulated 1280x720 game videos "
                         "(seeds 5001 on; made under datasets/ when missing), the resolution the referee reads")

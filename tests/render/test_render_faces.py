@@ -86,3 +86,32 @@ def test_face_cache_returns_the_same_arrays():
     cache = FaceCache("rook", styles, 80)
     assert cache.get(1, "R3")[0] is cache.get(1, "R3")[0]
     assert cache.get(0, BACK)[0].shape == (round(80 * ASPECT), 80, 3)
+
+
+def test_unlike_courts_change_only_the_court_pictures_and_leave_the_index():
+    """A design whose court pictures do not tell the rank (for training a classifier to read the corner
+    index): its number cards and corner indices are the design's own, its court pictures differ."""
+    from referee.cardsets import face_designs
+    from referee.render.faces import COURT_HEADGEAR, unlike_courts
+
+    style = random_style(np.random.default_rng(5), "standard")
+    other = unlike_courts(style, np.random.default_rng([1, 2]))
+    assert unlike_courts(style, np.random.default_rng([1, 2])) == other  # seeded: the same design again
+    assert set(other.court_heads) <= set(COURT_HEADGEAR) and other.court_ornaments > 0
+    assert replace(other, court_heads=style.court_heads, court_ornaments=0) == style
+    for code in ("9H", "AS", "10C"):
+        assert np.array_equal(render_face("standard", code, style, 120)[0],
+                              render_face("standard", code, other, 120)[0])
+    for code in ("JH", "QS", "KD"):
+        a, b = render_face("standard", code, style, 120)[0], render_face("standard", code, other, 120)[0]
+        h, w = a.shape[:2]
+        assert not np.array_equal(a, b)
+        corner = (slice(0, int(h * 0.14)), slice(0, int(w * 0.2)))  # the rank and suit in the corner
+        assert np.array_equal(a[corner], b[corner])
+    # designs drawn for training: the base designs stay those drawn without the option
+    plain = face_designs("standard", 6, np.random.default_rng(3))
+    mixed = face_designs("standard", 6, np.random.default_rng(3), unlike=0.5, seed=3)
+    changed = [i for i in range(6) if mixed.styles[i] != plain.styles[i]]
+    assert changed and len(changed) < 6
+    for i in range(6):
+        assert replace(mixed.styles[i], court_heads=plain.styles[i].court_heads, court_ornaments=0) == plain.styles[i]
