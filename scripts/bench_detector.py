@@ -149,19 +149,22 @@ def bench_speed(game: str, deck: str, frames: int, work: Path) -> dict:
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
-def bench_real(game, real_dir: Path, scale_to: int, canvas: int = 640):
-    """Sim-to-real on labelled real photos of standard cards (rank labels only)."""
+def bench_real(game, real_dir: Path, scale_to: int, canvas: int = 640, classifier: str | None = None):
+    """Sim-to-real on labelled real photos of standard cards (rank labels only). ``classifier``: another
+    stage-2 file in place of the shipped one (to compare a candidate before it ships)."""
+    import collections
     import xml.etree.ElementTree as ET
 
     if not any(real_dir.glob("*.xml")):  # a table of zeros would read as a measurement
         raise SystemExit(f"--real: no labelled photos (*.xml beside the images) in {real_dir}; "
                          "point --real-dir at ../shared/data/real-cards")
-    rec = CardRecognizer(game, "standard", backend="onnx")
+    rec = CardRecognizer(game, "standard", backend="onnx", classifier=classifier)
     names = rec.classifier.names
     rank_of = [n[:-1] if n != "back" else "back" for n in names]
     wanted = sorted(set(RANKS.values()))
     restrict = np.array([r in wanted for r in rank_of])
     n = found = right = alone = alone_restricted = 0
+    confusion = collections.Counter()  # (true rank, what both stages named it: a rank, back or missed)
     for xml in sorted(real_dir.glob("*.xml")):
         root = ET.parse(xml).getroot()
         image = cv2.imread(str(xml.with_name(root.findtext("filename"))))
@@ -193,6 +196,9 @@ def bench_real(game, real_dir: Path, scale_to: int, canvas: int = 640):
             if bi is not None:
                 found += 1
                 right += cards[bi].label[:-1] == rank
+                confusion[rank, "back" if cards[bi].label == "back" else cards[bi].label[:-1]] += 1
+            else:
+                confusion[rank, "missed"] += 1
             x0, y0, x1, y1 = g
             crop = warp_card(image, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), rec.classifier.imgsz)
             p = rec.classifier.probabilities([crop])[0]
@@ -200,7 +206,7 @@ def bench_real(game, real_dir: Path, scale_to: int, canvas: int = 640):
             alone_restricted += rank_of[int(np.where(restrict, p, -1).argmax())] == rank
     return {"cards": n, "found": found / max(n, 1), "rank_right_e2e": right / max(n, 1),
             "rank_right_among_found": right / max(found, 1), "cls_alone_rank": alone / max(n, 1),
-            "cls_alone_rank_6way": alone_restricted / max(n, 1)}
+            "cls_alone_rank_6way": alone_restricted / max(n, 1), "confusion": confusion}
 
 
 def main(argv=None) -> int:
@@ -215,10 +221,14 @@ def main(argv=None) -> int:
     ap.add_argument("--speed-frames", type=int, default=200, help="frames of a simulated game timed (0: skip)")
     ap.add_argument("--real", action="store_true", help="also the sim-to-real check on ../shared/data/real-cards")
     ap.add_argument("--real-dir", default=str(REPO.parent / "shared" / "data" / "real-cards"))
+    ap.add_argument("--real-classifier", metavar="CLS",
+                    help="--real with this stage-2 file (.onnx or .pt) instead of the shipped one")
     ap.add_argument("--real-size", type=int, default=320,
                     help="long side the real photos are scaled to, in a 640 x 640 grey frame (default 320: their "
                          "cards then have about the size of cards in a table view)")
     args = ap.parse_args(argv)
+    if args.real_classifier and not Path(args.real_classifier).is_file():
+        ap.error(f"--real-classifier {args.real_classifier}: no such file")
     rows, speed = [], []
     work = Path(tempfile.mkdtemp(prefix="bench-detector-"))
     for game in args.games:
@@ -265,7 +275,7 @@ def main(argv=None) -> int:
                   f"{s['yolo_ms'] / s['det_ms']:.1f}x | {1000 / s['whole_ms']:.1f} | {1000 / s['all_ms']:.1f} | "
                   f"{s['objects_per_frame']:.1f} |")
     if args.real and "crazy" in args.games:
-        real = bench_real("crazy", Path(args.real_dir), args.real_size)
+        real = bench_real("crazy", Path(args.real_dir), args.real_size, classifier=args.real_classifier)
         print(f"\nSim-to-real, {args.real_dir} ({real['cards']} labelled cards, photos scaled to "
               f"{args.real_size} px long side in a 640 px frame), standard-deck models trained on synthetic images only:\n")
         print("| cards found (IoU >= 0.5) | rank right, both stages | rank right among found | "
@@ -273,6 +283,16 @@ def main(argv=None) -> int:
         print("| --- | --- | --- | --- | --- |")
         print(f"| {real['found']:.3f} | {real['rank_right_e2e']:.3f} | {real['rank_right_among_found']:.3f} | "
               f"{real['cls_alone_rank']:.3f} | {real['cls_alone_rank_6way']:.3f} |")
+        conf = real["confusion"]
+        ranks = sorted(set(RANKS.values()), key=list(RANKS.values()).index)
+        named = [r for r in dict.fromkeys(k[1] for k in conf) if r not in (*ranks, "back", "missed")]
+        cols = ranks + ["back"] + sorted(named) + ["missed"]
+        print("\nBy rank (rows: the true rank; columns: what both stages named it):\n")
+        print("| rank | " + " | ".join(cols) + " | right of found |")
+        print("| --- " * (len(cols) + 2) + "|")
+        for r in ranks:
+            got = sum(conf[r, c] for c in cols if c != "missed")
+            print(f"| {r} | " + " | ".join(str(conf[r, c]) for c in cols) + f" | {conf[r, r]}/{got} |")
     return 0
 
 
