@@ -194,9 +194,10 @@ def bench_real(game, real_dir: Path, scale_to: int, canvas: int = 640, classifie
                 if iou >= best:
                     best, bi = iou, k
             if bi is not None:
+                named = "back" if cards[bi].label == "back" else cards[bi].label[:-1]
                 found += 1
-                right += cards[bi].label[:-1] == rank
-                confusion[rank, "back" if cards[bi].label == "back" else cards[bi].label[:-1]] += 1
+                right += named == rank
+                confusion[rank, named] += 1
             else:
                 confusion[rank, "missed"] += 1
             x0, y0, x1, y1 = g
@@ -284,9 +285,9 @@ def main(argv=None) -> int:
         print(f"| {real['found']:.3f} | {real['rank_right_e2e']:.3f} | {real['rank_right_among_found']:.3f} | "
               f"{real['cls_alone_rank']:.3f} | {real['cls_alone_rank_6way']:.3f} |")
         conf = real["confusion"]
-        ranks = sorted(set(RANKS.values()), key=list(RANKS.values()).index)
-        named = [r for r in dict.fromkeys(k[1] for k in conf) if r not in (*ranks, "back", "missed")]
-        cols = ranks + ["back"] + sorted(named) + ["missed"]
+        ranks = list(RANKS.values())
+        others = [r for r in dict.fromkeys(k[1] for k in conf) if r not in (*ranks, "back", "missed")]
+        cols = ranks + ["back"] + sorted(others) + ["missed"]
         print("\nBy rank (rows: the true rank; columns: what both stages named it):\n")
         print("| rank | " + " | ".join(cols) + " | right of found |")
         print("| --- " * (len(cols) + 2) + "|")
