@@ -148,14 +148,21 @@ def train(data: Path, run_dir: Path, epochs: int, imgsz: int, batch: int, seed: 
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
     net = build(len(names), imgsz, width)
-    if init is not None:  # fine-tune: start from a CardNet of the same classes and size
+    if init is not None:  # fine-tune: start from a CardNet of the same classes
         ckpt = torch.load(str(init), map_location="cpu", weights_only=False)
-        if ckpt.get("cardnet") != FORMAT or list(ckpt["names"]) != names or ckpt["imgsz"] != imgsz:
-            raise ValueError(f"{init}: not a CardNet of these {len(names)} classes at {imgsz} px")
-        net = build(len(names), imgsz, ckpt.get("width", 32))
+        if ckpt.get("cardnet") != FORMAT or list(ckpt["names"]) != names:
+            raise ValueError(f"{init}: not a CardNet of these {len(names)} classes")
         width = ckpt.get("width", 32)
-        net.load_state_dict(ckpt["state_dict"])
-        log(f"starting from {init}")
+        net = build(len(names), imgsz, width)
+        if ckpt["imgsz"] == imgsz:
+            net.load_state_dict(ckpt["state_dict"])
+            log(f"starting from {init}")
+        else:  # another crop size: the convolutions carry over, the first dense layer (its input grows) starts afresh
+            own = net.state_dict()
+            kept = {k: v for k, v in ckpt["state_dict"].items() if k in own and own[k].shape == v.shape}
+            net.load_state_dict(kept, strict=False)
+            log(f"starting from {init} (trained at {ckpt['imgsz']} px): {len(kept)} of {len(own)} tensors carried "
+                f"over; {', '.join(sorted(set(own) - set(kept)))} start afresh")
     net = net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * math.ceil(len(xtr) / batch)

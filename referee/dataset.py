@@ -47,6 +47,7 @@ class Recipe:
     view: str = "camera"          # camera: the camera's image; table: a rectified top-down square of the table
     camera_width: int = 1280      # the camera behind a table view
     camera_height: int = 960
+    clutter: float = 0.0          # share of images on a busy surface with paper clutter (render/clutter.py)
 
     def check(self) -> None:
         from .games.crazy.cards import DECKS
@@ -65,6 +66,8 @@ class Recipe:
             raise DatasetError(f"--val must be in [0, 1), not {self.val_fraction}")
         if self.styles < 1:
             raise DatasetError(f"--styles must be at least 1, not {self.styles}")
+        if not 0 <= self.clutter <= 1:
+            raise DatasetError(f"--clutter must be in [0, 1], not {self.clutter}")
         if self.view not in VIEWS:
             raise DatasetError(f"unknown view {self.view!r}; expected one of {', '.join(VIEWS)}")
         if self.classes not in CLASS_MODES:
@@ -173,6 +176,14 @@ class Builder:
         for arm in scene.arms:  # an arm can't come closer to the lens than a third of the camera height
             arm.lift_mm = float(min(arm.lift_mm, camera.info["height_mm"] * 0.3))
         texture, table_info = make_texture(rng)
+        if r.clutter > 0:  # its own generator: the images without clutter stay as they were
+            crng = np.random.default_rng([r.seed, index, 0xC1])
+            if crng.random() < r.clutter:
+                from .render.clutter import busy_texture, clutter_props
+
+                texture, table_info = busy_texture(crng)
+                reach = view.side_mm * 0.6 if view is not None else 400.0
+                scene.props = scene.props + clutter_props(crng, target, reach)
         floor = None
         if scene.table.shape != "none":
             floor, floor_info = make_texture(rng, str(rng.choice(["wood", "plain", "cloth"])), 256)
@@ -364,7 +375,7 @@ def _cmd_build(args) -> int:
     deck = args.deck or (args.game if args.game in ("crazy-kick", "fodbold") else "rook")
     recipe = Recipe(game=args.game, deck=deck, images=args.images, seed=args.seed, width=width,
                     height=height, val_fraction=args.val, styles=args.styles, style_seed=args.style_seed,
-                    classes=args.classes, view=args.view)
+                    classes=args.classes, view=args.view, clutter=args.clutter)
     try:
         summary = build(recipe, args.out, overwrite=args.overwrite, workers=args.workers, progress=not args.quiet)
     except DatasetError as e:
@@ -424,6 +435,9 @@ def register(subparsers) -> None:
                    help="seed of the card designs (default: --seed); a different one gives unseen designs")
     b.add_argument("--classes", choices=CLASS_MODES, default="identity",
                    help="identity: one class per card and 'back'; card: a single class 'card'")
+    b.add_argument("--clutter", type=float, default=0.0,
+                   help="share of images on a busy surface (carpet, stone, brick, rug, newsprint) with books, "
+                        "pages and photos under and beside the cards (default 0)")
     b.add_argument("--workers", type=int, default=1, help="processes (default 1: the machine is shared)")
     b.add_argument("--overwrite", action="store_true", help="replace a dataset already in --out")
     b.add_argument("--quiet", action="store_true", help="no progress bar")

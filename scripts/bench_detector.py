@@ -149,16 +149,18 @@ def bench_speed(game: str, deck: str, frames: int, work: Path) -> dict:
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
-def bench_real(game, real_dir: Path, scale_to: int, canvas: int = 640, classifier: str | None = None):
-    """Sim-to-real on labelled real photos of standard cards (rank labels only). ``classifier``: another
-    stage-2 file in place of the shipped one (to compare a candidate before it ships)."""
+def bench_real(game, real_dir: Path, scale_to: int, canvas: int = 640, classifier: str | None = None,
+               detector: str | None = None):
+    """Sim-to-real on labelled real photos of standard cards (rank labels only). ``classifier``,
+    ``detector``: another stage-2 or stage-1 file in place of the shipped one (to compare a candidate
+    before it ships)."""
     import collections
     import xml.etree.ElementTree as ET
 
     if not any(real_dir.glob("*.xml")):  # a table of zeros would read as a measurement
         raise SystemExit(f"--real: no labelled photos (*.xml beside the images) in {real_dir}; "
                          "point --real-dir at ../shared/data/real-cards")
-    rec = CardRecognizer(game, "standard", backend="onnx", classifier=classifier)
+    rec = CardRecognizer(game, "standard", backend="onnx", classifier=classifier, detector=detector)
     names = rec.classifier.names
     rank_of = [n[:-1] if n != "back" else "back" for n in names]
     wanted = sorted(set(RANKS.values()))
@@ -224,12 +226,15 @@ def main(argv=None) -> int:
     ap.add_argument("--real-dir", default=str(REPO.parent / "shared" / "data" / "real-cards"))
     ap.add_argument("--real-classifier", metavar="CLS",
                     help="--real with this stage-2 file (.onnx or .pt) instead of the shipped one")
+    ap.add_argument("--real-detector", metavar="DET",
+                    help="--real with this stage-1 file (.onnx) instead of the shipped one")
     ap.add_argument("--real-size", type=int, default=320,
                     help="long side the real photos are scaled to, in a 640 x 640 grey frame (default 320: their "
                          "cards then have about the size of cards in a table view)")
     args = ap.parse_args(argv)
-    if args.real_classifier and not Path(args.real_classifier).is_file():
-        ap.error(f"--real-classifier {args.real_classifier}: no such file")
+    for flag, path in (("--real-classifier", args.real_classifier), ("--real-detector", args.real_detector)):
+        if path and not Path(path).is_file():
+            ap.error(f"{flag} {path}: no such file")
     rows, speed = [], []
     work = Path(tempfile.mkdtemp(prefix="bench-detector-"))
     for game in args.games:
@@ -276,7 +281,8 @@ def main(argv=None) -> int:
                   f"{s['yolo_ms'] / s['det_ms']:.1f}x | {1000 / s['whole_ms']:.1f} | {1000 / s['all_ms']:.1f} | "
                   f"{s['objects_per_frame']:.1f} |")
     if args.real and "crazy" in args.games:
-        real = bench_real("crazy", Path(args.real_dir), args.real_size, classifier=args.real_classifier)
+        real = bench_real("crazy", Path(args.real_dir), args.real_size, classifier=args.real_classifier,
+                          detector=args.real_detector)
         print(f"\nSim-to-real, {args.real_dir} ({real['cards']} labelled cards, photos scaled to "
               f"{args.real_size} px long side in a 640 px frame), standard-deck models trained on synthetic images only:\n")
         print("| cards found (IoU >= 0.5) | rank right, both stages | rank right among found | "

@@ -48,6 +48,10 @@ def main() -> int:
     ap.add_argument("--device", default="0")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes: check every step quickly, on any machine")
     ap.add_argument("--cores", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--plan", choices=("all", "real"), default="all",
+                    help="all: session 4's, every model; real: session 22's, for the real photos (the Crazy detector "
+                         "on views with busy surfaces and paper clutter, the standard classifier at 96 px)")
+    ap.add_argument("--clutter", type=float, default=0.5, help="--plan real: share of views with clutter")
     a = ap.parse_args()
     t0 = time.time()
     deadline = t0 + a.budget
@@ -79,7 +83,9 @@ def main() -> int:
     def start(name, args, prep_s):
         left = deadline - time.time() - prep_s - 20
         hours = max(left, 30) / 3600
-        cmd = base + args + ["--hours", f"{hours:.4f}", "--out", str(work / "models" / name)]
+        # each job its own runs and models folder: two jobs may train the same model name
+        cmd = base + args + ["--hours", f"{hours:.4f}", "--out", str(work / "models" / name),
+                             "--runs", str(work / "runs" / name)]
         log(f"start {name}: {' '.join(cmd[3:])}")
         proc = subprocess.Popen(cmd, env=env, cwd=REPO, stdout=open(work / "logs" / f"{name}.log", "w"),
                                 stderr=subprocess.STDOUT)
@@ -97,6 +103,15 @@ def main() -> int:
                      "--images", str(images), "--cls-epochs", str(cls_epochs), "--cls-width", "32",
                      "--cls-batch", "128", "--face-styles", str(styles), "--workers", str(w)], prep_s=prep_s)
 
+    if a.plan == "real":
+        def py(code, logname):  # a step in its own process, logged
+            return subprocess.run([sys.executable, "-c", "from pathlib import Path; from referee.train import "
+                                   "ensure_scenes, ensure_videos; " + code], env=env, cwd=REPO,
+                                  stdout=open(work / "logs" / logname, "w"), stderr=subprocess.STDOUT).returncode
+
+        real_plan(a, s, start, py, root=str(work / "datasets"), log=log, big=big)
+        wait_and_collect(jobs, deadline, work, out, log, t0)
+        return 0
     log(f"{a.cores} cores; rendering the Crazy table views ({big} per deck)")
     for deck in ("rook", "standard"):
         log(f"render crazy/{deck}: rc {render('crazy', deck, big, a.cores)}")
@@ -110,6 +125,39 @@ def main() -> int:
     classifier("fodbold-card-cls", "fodbold", "card", small, prep_s=140)
     detector("crazy-kick-card", "crazy-kick", small)
     detector("fodbold-objects", "fodbold", small)
+    wait_and_collect(jobs, deadline, work, out, log, t0)
+    return 0
+
+
+def real_plan(a, smoke: bool, start, py, root: str, log, big: int) -> None:
+    """Session 22: for the real photos. Views with busy surfaces and paper clutter (a share ``--clutter``),
+    the Crazy detector fine-tuned on them, and two standard-deck classifiers at 96 px (the corner index of
+    a real court card is 5-6 px tall at 64) from the shipped 64 px weights, with and without court pictures
+    that do not tell the rank. The views render first on every core; the detector starts, the training
+    videos render beside it, then the classifiers start; the three jobs share the GPU."""
+    for deck in ("rook", "standard"):
+        rc = py(f"ensure_scenes('crazy', {deck!r}, {big}, 1, root=Path({root!r}), workers={a.cores}, "
+                f"clutter={a.clutter})", f"render-{deck}.log")
+        log(f"rendered crazy/{deck} (clutter {a.clutter}): rc {rc}")
+    w = max(1, a.cores // 4)
+    start("crazy-card", ["--game", "crazy", "--stage", "detect", "--images", str(big), "--clutter", str(a.clutter),
+                         "--epochs", "2" if smoke else "300", "--imgsz", "384", "--batch", "32", "--workers", str(w),
+                         "--start-det", "models/crazy-card.pt"], prep_s=40)
+    videos = 2 if smoke else 16
+    rc = py(f"ensure_videos('crazy', 'standard', {videos}, root=Path({root!r}), workers={max(1, a.cores - w)}, "
+            f"seconds={4 if smoke else 20})", "render-videos.log")
+    log(f"simulated {videos} standard-deck training videos: rc {rc}")
+    for courts in ("0", "0.3"):
+        start(f"crazy-standard-cls-96-uc{courts}",
+              ["--game", "crazy", "--deck", "standard", "--stage", "classify", "--images", str(big),
+               "--clutter", str(a.clutter), "--cls-imgsz", "96", "--cls-width", "32", "--cls-batch", "128",
+               "--cls-epochs", "1" if smoke else "16", "--cls-ship", "last", "--copies", "2",
+               "--face-styles", "2" if smoke else "200", "--face-copies", "3", "--face-lowres", "0.5",
+               "--face-courts", courts, "--videos", str(videos), "--workers", str(w),
+               "--start-cls", "models/crazy-standard-cls.pt"], prep_s=150)
+
+
+def wait_and_collect(jobs: dict, deadline: float, work: Path, out: Path, log, t0: float) -> None:
     while time.time() < deadline and any(j["proc"].poll() is None for j in jobs.values()):
         time.sleep(2)
     for name, j in jobs.items():
@@ -122,7 +170,6 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             j["proc"].kill()
     collect(work, out, jobs, log, t0)
-    return 0
 
 
 def collect(work: Path, out: Path, jobs: dict, log, t0: float) -> None:
@@ -131,13 +178,13 @@ def collect(work: Path, out: Path, jobs: dict, log, t0: float) -> None:
     summary = {}
     for name, j in jobs.items():
         rc = j["proc"].returncode
-        shipped = work / "models" / name / f"{name}.pt"
-        best = work / "runs" / name / "weights" / "best.pt"
-        src = shipped if shipped.is_file() else best if best.is_file() else None
+        shipped = next(iter(sorted((work / "models" / name).glob("*.pt"))), None)
+        best = next(iter(sorted((work / "runs" / name).rglob("weights/best.pt"))), None)
+        src = shipped or best
         if src is not None:
             shutil.copy2(src, out / f"{name}.pt")
         summary[name] = {"rc": rc, "cmd": j["cmd"], "started_s": j["started_s"], "weights": src and str(src),
-                         "shipped": shipped.is_file()}
+                         "shipped": shipped is not None}
         log(f"{name}: rc {rc}, weights {src}")
     (work / "jobs.json").write_text(json.dumps(summary, indent=1))
     with tarfile.open(out / "cards-logs.tar.gz", "w:gz") as tar:
@@ -145,7 +192,7 @@ def collect(work: Path, out: Path, jobs: dict, log, t0: float) -> None:
         tar.add(work / "logs", "logs")
         for name in jobs:
             for f in [*(work / "models" / name).glob("*.md"),
-                      *(work / "runs" / name).glob("results.*")]:
+                      *(work / "runs" / name).rglob("results.*")]:
                 tar.add(f, f"{name}/{f.name}")
     log(f"done in {time.time() - t0:.0f} s")
 

@@ -167,7 +167,7 @@ def test_face_crops_are_the_same_from_any_number_of_workers(tmp_path):
         assert (tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes(), f
 
 
-def _crop_folder(root, n=8):
+def _crop_folder(root, n=8, size=32):
     import cv2
 
     rng = np.random.default_rng(0)
@@ -175,7 +175,7 @@ def _crop_folder(root, n=8):
         for c, colour in (("a", 40), ("b", 200)):
             (root / split / c).mkdir(parents=True)
             for k in range(n):
-                img = np.clip(rng.normal(colour, 20, (32, 32, 3)), 0, 255).astype(np.uint8)
+                img = np.clip(rng.normal(colour, 20, (size, size, 3)), 0, 255).astype(np.uint8)
                 cv2.imwrite(str(root / split / c / f"{k}.png"), img)
     return root
 
@@ -190,6 +190,35 @@ def test_the_classifier_stops_after_the_epoch_that_passes_its_time_limit(tmp_pat
     assert len(json.loads((tmp_path / "run" / "results.json").read_text())) == 1
     _, metrics, _ = cardnet.train(data, tmp_path / "run2", epochs=2, imgsz=32, batch=8, seed=1, log=lambda m: None)
     assert metrics["epochs_run"] == 2
+
+
+def test_a_classifier_at_another_crop_size_starts_from_the_convolutions_of_a_smaller_one(tmp_path):
+    import torch
+
+    from referee import cardnet
+
+    small, _, _ = cardnet.train(_crop_folder(tmp_path / "c32"), tmp_path / "r32", epochs=1, imgsz=32, batch=8,
+                                seed=1, log=lambda m: None, width=8)
+    said = []
+    big, _, _ = cardnet.train(_crop_folder(tmp_path / "c48", size=48), tmp_path / "r48", epochs=1, imgsz=48, batch=8,
+                              seed=1, log=said.append, init=small, lr=1e-12)
+    a, b = (torch.load(p, weights_only=False) for p in (small, big))
+    assert b["imgsz"] == 48 and b["width"] == 8
+    # the first convolution is carried over (a learning rate of 1e-12 leaves it as it was) ...
+    assert torch.allclose(a["state_dict"]["0.0.weight"], b["state_dict"]["0.0.weight"], atol=1e-6)
+    # ... the first dense layer, whose input grows with the crop, starts afresh
+    assert a["state_dict"]["8.weight"].shape != b["state_dict"]["8.weight"].shape
+    assert any("trained at 32 px" in m and "8.weight start afresh" in m for m in said)
+    (tmp_path / "c3" / "train" / "c").mkdir(parents=True)  # a third class: not the same classifier
+    _crop_folder(tmp_path / "c3")
+    with pytest.raises(ValueError, match="not a CardNet of these 3 classes"):
+        cardnet.train(tmp_path / "c3", tmp_path / "r3", epochs=1, imgsz=32, batch=8, seed=1, log=lambda m: None,
+                      init=small)
+
+
+def test_clutter_outside_zero_to_one_is_refused(capsys):
+    assert main(["train", "--game", "crazy", "--clutter", "1.5"]) == 2
+    assert "--clutter is a share of the table views, from 0 to 1, not 1.5" in capsys.readouterr().err
 
 
 def test_a_gpu_that_is_not_there_is_a_clear_error():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .clutter import CLUTTER_KINDS, clutter_image
 from .glyphs import FONTS, draw_text
 from .scene import Prop
 
@@ -16,6 +17,9 @@ def prop_image(prop: Prop, px_per_mm: float = 2.0) -> tuple[np.ndarray, np.ndarr
     img = np.zeros((h, w, 3), np.uint8)
     alpha = np.zeros((h, w), np.uint8)
     k = prop.kind
+    if k in CLUTTER_KINDS:  # paper clutter of busy scenes (clutter.py): opaque rectangles
+        alpha[:] = 255
+        return clutter_image(prop, rng, w, h).clip(0, 255).astype(np.uint8), alpha
     if k == "scoresheet":
         img[:] = (rng.integers(225, 250), rng.integers(230, 252), rng.integers(232, 255))
         alpha[:] = 255

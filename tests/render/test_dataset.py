@@ -107,6 +107,42 @@ def test_style_seed_changes_only_the_card_designs(tmp_path):
     assert (a / "images/train/000000.jpg").read_bytes() != (b / "images/train/000000.jpg").read_bytes()
 
 
+def test_clutter_changes_the_surface_and_adds_paper_but_not_the_cards(tmp_path):
+    from referee.render.clutter import BUSY_KINDS, CLUTTER_KINDS
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    build(Recipe(deck="standard", images=2, seed=1, val_fraction=0, view="table", **SMALL), a, progress=False)
+    build(Recipe(deck="standard", images=2, seed=1, val_fraction=0, view="table", clutter=1.0, **SMALL), b,
+          progress=False)
+    for i in ("000000", "000001"):
+        ma, mb = (json.loads((d / f"meta/train/{i}.json").read_text()) for d in (a, b))
+        assert [o["corners"] for o in ma["objects"] if o["kind"] == "card"] == \
+               [o["corners"] for o in mb["objects"] if o["kind"] == "card"]
+        assert ma["table"]["kind"] not in BUSY_KINDS and mb["table"]["kind"] in BUSY_KINDS
+        assert {p["kind"] for p in mb["scene"]["props"]} & set(CLUTTER_KINDS)
+        assert not {p["kind"] for p in ma["scene"]["props"]} & set(CLUTTER_KINDS)
+    # a share of 0 draws exactly what a recipe without clutter drew before the option existed
+    c = tmp_path / "c"
+    build(Recipe(deck="standard", images=2, seed=1, val_fraction=0, view="table", clutter=0.0, **SMALL), c,
+          progress=False)
+    pictures = [{k: v for k, v in files(d).items() if k.startswith(("images/", "labels/"))} for d in (a, c)]
+    assert pictures[0] and pictures[0] == pictures[1]
+    with pytest.raises(DatasetError, match="--clutter must be in"):
+        Recipe(clutter=1.2).check()
+
+
+def test_every_busy_surface_is_drawn_the_same_from_the_same_seed():
+    from referee.render.clutter import BUSY_KINDS, busy_texture
+
+    for kind in BUSY_KINDS:
+        one, info = busy_texture(np.random.default_rng(3), kind, size=256)
+        two, _ = busy_texture(np.random.default_rng(3), kind, size=256)
+        assert one.shape == (256, 256, 3) and one.dtype == np.uint8 and info["kind"] == kind
+        assert np.array_equal(one, two) and one.std() > 5  # a pattern, not a flat colour
+    with pytest.raises(ValueError, match="unknown busy surface 'lava'"):
+        busy_texture(np.random.default_rng(0), "lava")
+
+
 def test_single_class_mode(tmp_path):
     build(Recipe(deck="standard", images=2, seed=0, classes="card", val_fraction=0, **SMALL), tmp_path / "c", progress=False)
     data = yaml.safe_load((tmp_path / "c/data.yaml").read_text())
