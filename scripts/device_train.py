@@ -24,6 +24,12 @@ results.csv into its checkpoints):
     python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl && mkdir -p /tmp/site/polars \
       && echo 'def read_csv(*a, **k): raise ImportError("polars is not installed here")' > /tmp/site/polars/__init__.py \
       && export PYTHONPATH=/tmp/site && python3 scripts/device_train.py --out $OUT --budget 490 --cores $(nproc)
+
+Session 22 ran `--plan real` the same way (only models/crazy-card.pt and models/crazy-standard-cls.pt left in
+the checkout). Simulating the 16 training videos took 300 s there, not the 40 s planned, so the classifiers
+never started within the budget; two more calls on the still-warm machine trained them from the data it had
+rendered (`referee train ... --datasets /tmp/referee-train/datasets`, commands in their model cards). Next
+time give the videos their own call, or fewer videos.
 """
 from __future__ import annotations
 
