@@ -281,6 +281,25 @@ def test_a_card_turning_up_while_a_complete_trick_still_lies_there_waits_for_its
     assert look(ad, game, 253) == [] and len(ad.log) == 5 and game.violations == []
 
 
+class Track:
+    def __init__(self, id, label):
+        self.id, self.label = id, label
+
+
+def test_a_card_of_a_complete_trick_the_tracker_now_reads_as_a_back_is_being_gathered():
+    # seed 9126: the trick picked up face down was read `back` where A's card had lain; that track lived on
+    # 1.5 s (the tracker's hold) and the next lead waited a whole second for the trick to go
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")])
+    gather(ad, [1, 2, 3], frame=200)
+    assert seen(ad, game, "G5", IN_FRONT["A"], track=9, frame=210) == []  # A's G13 may still lie there
+    held = Held(tracks=[Track(4, "G13"), Track(9, "G5")])
+    assert ad.look(212, 212 / 30, held) == []  # read as itself: it does, and the lead waits
+    held = Held(tracks=[Track(4, "back"), Track(9, "G5")])
+    out = ad.look(213, 213 / 30, held)  # read as a back: the trick is being gathered; the lead is played
+    assert [(a["player"], a["card"]) for a in out] == [("A", "G5")]
+
+
 def test_cards_waiting_for_a_gathering_are_played_one_a_look_in_the_order_they_came():
     # seed 9081: two cards let go in one look were both given to the first one's player (out of turn)
     game, ad = make()

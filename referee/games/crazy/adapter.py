@@ -313,7 +313,7 @@ class CrazyAdapter:
         out = self._glimpsed_last(frame, t, tracker.glimpses)
         if not self._waiting:
             return out
-        lying = self._trick_lying()
+        lying = self._trick_lying(tracker)
         for track, (obs, since) in list(self._waiting.items()):
             if (lying and frame - since < self.WAIT_FRAMES) or not tracker.seen_now(track):
                 continue
@@ -370,10 +370,14 @@ class CrazyAdapter:
         self._lying.pop(track, None)  # gone with the trick
         return out
 
-    def _trick_lying(self) -> bool:
-        """Does a card of a complete trick still lie in the trick area (not yet gathered)?"""
+    def _trick_lying(self, tracker=None) -> bool:
+        """Does a card of a complete trick still lie in the trick area (not yet gathered)? With ``tracker``
+        (after a look): a card of a complete trick whose track the tracker now reads as a back does not: the
+        trick is being picked up, face down (seed 9126: the gathered stack, read `back` where Ann's Y6 had
+        lain, kept the Y6 track 1.5 s longer, moving, so never reported relabelled; Cyd's lead waited 1 s)."""
         now = self._trick_now()
-        return any(trick != now for trick in self._lying.values())
+        backs = {t.id for t in getattr(tracker, "tracks", ()) if t.id in self._lying and not self._is_card(t.label)}
+        return any(trick != now for track, trick in self._lying.items() if track not in backs)
 
     def _note(self, obs) -> bool:
         """Keep track of which played cards still lie in the trick and of the cards waiting to be played;
