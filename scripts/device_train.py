@@ -77,12 +77,14 @@ def main() -> int:
     def log(msg):
         print(f"[{time.time() - t0:6.1f} s] {msg}", flush=True)
 
+    def py(code, logname):  # a rendering step in its own process, logged
+        return subprocess.run([sys.executable, "-c", "from pathlib import Path; from referee.train import "
+                               "ensure_scenes, ensure_videos; " + code], env=env, cwd=REPO,
+                              stdout=open(work / "logs" / logname, "w"), stderr=subprocess.STDOUT).returncode
+
     def render(game, deck, images, workers):
-        code = (f"from pathlib import Path; from referee.train import ensure_scenes; "
-                f"ensure_scenes({game!r}, {deck!r}, {images}, 1, root=Path({str(work / 'datasets')!r}), "
-                f"workers={workers})")
-        return subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO,
-                              stdout=open(work / "logs" / f"render-{deck}.log", "w"), stderr=subprocess.STDOUT).returncode
+        return py(f"ensure_scenes({game!r}, {deck!r}, {images}, 1, root=Path({str(work / 'datasets')!r}), "
+                  f"workers={workers})", f"render-{deck}.log")
 
     jobs: dict[str, dict] = {}
 
@@ -110,11 +112,6 @@ def main() -> int:
                      "--cls-batch", "128", "--face-styles", str(styles), "--workers", str(w)], prep_s=prep_s)
 
     if a.plan == "real":
-        def py(code, logname):  # a step in its own process, logged
-            return subprocess.run([sys.executable, "-c", "from pathlib import Path; from referee.train import "
-                                   "ensure_scenes, ensure_videos; " + code], env=env, cwd=REPO,
-                                  stdout=open(work / "logs" / logname, "w"), stderr=subprocess.STDOUT).returncode
-
         real_plan(a, s, start, py, root=str(work / "datasets"), log=log, big=big)
         wait_and_collect(jobs, deadline, work, out, log, t0)
         return 0

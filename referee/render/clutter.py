@@ -80,7 +80,6 @@ def busy_texture(rng: np.random.Generator, kind: str | None = None, size: int = 
             w, h = int(rng.uniform(80, 300)), int(rng.uniform(60, 260))
             x, y = int(rng.uniform(0, size - w)), int(rng.uniform(0, size - h))
             img[y:y + h, x:x + w] = _picture(rng, w, h)
-        img = img.astype(np.float32)
         info = {"kind": kind}
     else:
         raise ValueError(f"unknown busy surface {kind!r}; expected one of {', '.join(BUSY_KINDS)}")
@@ -101,7 +100,7 @@ def clutter_props(rng: np.random.Generator, centre, radius_mm: float) -> list[Pr
 
 
 def clutter_image(prop: Prop, rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """The top view (BGR) of a clutter prop, w x h px."""
+    """The top view (BGR, uint8) of a clutter prop, w x h px."""
     k = prop.kind
     if k == "book":  # a cover: a colour, a title, maybe a picture, a darker spine
         img = np.empty((h, w, 3), np.float32)

@@ -19,7 +19,7 @@ def prop_image(prop: Prop, px_per_mm: float = 2.0) -> tuple[np.ndarray, np.ndarr
     k = prop.kind
     if k in CLUTTER_KINDS:  # paper clutter of busy scenes (clutter.py): opaque rectangles
         alpha[:] = 255
-        return clutter_image(prop, rng, w, h).clip(0, 255).astype(np.uint8), alpha
+        return clutter_image(prop, rng, w, h), alpha
     if k == "scoresheet":
         img[:] = (rng.integers(225, 250), rng.integers(230, 252), rng.integers(232, 255))
         alpha[:] = 255
