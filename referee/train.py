@@ -29,6 +29,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .dataset import Recipe
+
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
 REPO = Path(__file__).resolve().parents[1]
@@ -100,24 +102,36 @@ def read_data_yaml(path: Path) -> dict:
     return data
 
 
+SCENE_STYLES = Recipe.styles  # designs per rendered dataset unless --styles says otherwise
+
+
 def ensure_scenes(game: str, deck: str, images: int, seed: int, root: Path = DATASETS_DIR,
                   style_seed: int | None = None, val: float = 0.1, workers: int = 1,
-                  clutter: float = 0.0) -> tuple[Path, dict]:
+                  clutter: float = 0.0, styles: int = SCENE_STYLES) -> tuple[Path, dict]:
     """The rendered table-view dataset of one deck (built when missing). Returns its folder and recipe.
-    ``clutter``: share of views on a busy surface with paper clutter (``referee.render.clutter``)."""
+    ``clutter``: share of views on a busy surface with paper clutter (``referee.render.clutter``).
+    ``styles``: how many random designs (card faces, fodbold's board and pieces) the views are drawn in."""
     from . import dataset as ds
 
-    tag = (f"-st{style_seed}" if style_seed is not None else "") + (f"-cl{clutter:g}" if clutter else "")
+    tag = (f"-st{style_seed}" if style_seed is not None else "") + scene_tag(clutter, styles)
     out = root / (f"{game}-table-s{seed}{tag}-n{images}" if deck == game else
                   f"{game}-{deck}-table-s{seed}{tag}-n{images}")
     recipe = ds.Recipe(game=game, deck=deck if game == "crazy" else game, images=images, seed=seed, width=640,
                        height=640, view="table",
-                       classes="identity", style_seed=style_seed, val_fraction=val, clutter=clutter)
+                       classes="identity", style_seed=style_seed, val_fraction=val, clutter=clutter,
+                       styles=styles)
     if not (out / "data.yaml").is_file():
         print(f"building {out} ({images} table views of the {deck} deck, seed {seed}) ...", file=sys.stderr)
         ds.build(recipe, out, workers=workers)
     return out, {"deck": deck, "images": images, "seed": seed, "style_seed": style_seed, "view": "table",
-                 "size": "640x640", **({"clutter": clutter} if clutter else {}), "dir": _rel(out)}
+                 "size": "640x640", **({"clutter": clutter} if clutter else {}),
+                 **({"styles": styles} if styles != SCENE_STYLES else {}), "dir": _rel(out)}
+
+
+def scene_tag(clutter: float, styles: int) -> str:
+    """The part of a dataset's folder name that tells its views from the default ones (none for those, so
+    folders built before these options keep their names)."""
+    return (f"-cl{clutter:g}" if clutter else "") + (f"-sty{styles}" if styles != SCENE_STYLES else "")
 
 
 VIDEO_SEEDS = 5001        # training videos are simulated from seed 5001 on: the benchmarks use 6001+ and 9001+
@@ -272,9 +286,9 @@ def train_detector(args, command: str) -> Path:
     decks = [args.deck] if args.deck and args.game == "crazy" else list(SCENE_DECKS[args.game])
     kinds = DETECTOR_KINDS[args.game]
     scenes = [ensure_scenes(args.game, d, args.images, args.seed, root=Path(args.datasets), workers=args.workers,
-                            clutter=args.clutter) for d in decks]
+                            clutter=args.clutter, styles=args.styles) for d in decks]
     obb_dir = Path(args.datasets) / (f"{name}-obb-s{args.seed}-n{args.images}-{'+'.join(decks)}"
-                                     + (f"-cl{args.clutter:g}" if args.clutter else ""))
+                                     + scene_tag(args.clutter, args.styles))
     data = obb_dir / "data.yaml"
     if not data.is_file():
         print(f"writing the oriented-box set {obb_dir} ...", file=sys.stderr)
@@ -332,12 +346,12 @@ def train_classifier(args, deck: str, command: str) -> Path:
     name = classifier_name(args.game, deck)
     scene_deck, kind = CLASSIFIERS[args.game][deck]
     scenes, recipe = ensure_scenes(args.game, scene_deck, args.images, args.seed, root=Path(args.datasets),
-                                   workers=args.workers, clutter=args.clutter)
+                                   workers=args.workers, clutter=args.clutter, styles=args.styles)
     classes = classifier_classes(args.game, deck)
     face_styles = args.face_styles if kind == "card" else 0
     crops = Path(args.datasets) / (f"{name}-crops{args.cls_imgsz}-s{args.seed}-n{args.images}-c{args.copies}"
                                    f"-f{face_styles}x{args.face_copies}" + ("-loose" if args.loose_crops else "")
-                                   + (f"-cl{args.clutter:g}" if args.clutter else "")
+                                   + scene_tag(args.clutter, args.styles)
                                    + (f"-det{Path(args.detector_crops).stem}" if args.detector_crops else "")
                                    + (f"-v{args.videos}" if args.videos else "")
                                    + (f"-lr{args.face_lowres:g}" if args.face_lowres else "")
@@ -459,7 +473,7 @@ def train_classifier(args, deck: str, command: str) -> Path:
 
 
 TRAIN_OPTIONS = ("game", "deck", "stage", "images", "seed", "epochs", "imgsz", "batch", "cls_epochs", "cls_imgsz",
-                 "cls_batch", "cls_arch", "cls_width", "cls_ship", "clutter", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies",
+                 "cls_batch", "cls_arch", "cls_width", "cls_ship", "clutter", "styles", "copies", "loose_crops", "detector_crops", "face_styles", "face_copies",
                  "face_lowres", "face_courts", "videos", "device", "workers", "hours",
                  "start_det", "start_cls", "ship_only")
 
@@ -492,6 +506,9 @@ def _cmd(args) -> int:
     if not 0.0 <= args.face_courts <= 1.0:
         print(f"referee train: --face-courts is a share of the designs, from 0 to 1, not {args.face_courts}",
               file=sys.stderr)
+        return 2
+    if args.styles < 1:
+        print(f"referee train: --styles must be 1 or more, not {args.styles}", file=sys.stderr)
         return 2
     if not 0.0 <= args.clutter <= 1.0:
         print(f"referee train: --clutter is a share of the table views, from 0 to 1, not {args.clutter}",
@@ -563,6 +580,9 @@ def register(sub) -> None:
     t.add_argument("--clutter", type=float, default=0.0,
                    help="share of the rendered table views on a busy surface (carpet, stone, brick, rug, newsprint) "
                         "with books, pages and photos under and beside the cards (default 0)")
+    t.add_argument("--styles", type=int, default=SCENE_STYLES,
+                   help="random designs (card faces; fodbold's board and pieces) the table views are drawn in "
+                        f"(default {SCENE_STYLES}); more of them: a model that does not learn the designs by heart")
     t.add_argument("--face-courts", type=float, default=0.0,
                    help="standard deck: share of the extra designs whose court pictures do not tell the rank "
                         "(headgear at random), so the classifier learns to read the corner index (default 0)")

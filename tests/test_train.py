@@ -221,6 +221,25 @@ def test_clutter_outside_zero_to_one_is_refused(capsys):
     assert "--clutter is a share of the table views, from 0 to 1, not 1.5" in capsys.readouterr().err
 
 
+def test_fewer_than_one_design_is_refused(capsys):
+    assert main(["train", "--game", "fodbold", "--styles", "0"]) == 2
+    assert "--styles must be 1 or more, not 0" in capsys.readouterr().err
+
+
+def test_more_designs_draw_the_views_in_them_under_a_folder_of_their_own(tmp_path):
+    from referee.train import ensure_scenes
+
+    def styles_used(folder):
+        return {json.loads(p.read_text())["scene"]["info"]["style"] for p in folder.glob("meta/*/*.json")}
+
+    plain, recipe = ensure_scenes("fodbold", "fodbold", 12, 3, root=tmp_path, val=0.0)
+    many, many_recipe = ensure_scenes("fodbold", "fodbold", 12, 3, root=tmp_path, val=0.0, styles=40)
+    # the default keeps the folder name of the datasets built before the option existed
+    assert plain.name == "fodbold-table-s3-n12" and "styles" not in recipe
+    assert many.name == "fodbold-table-s3-sty40-n12" and many_recipe["styles"] == 40
+    assert json.loads((many / "recipe.json").read_text())["styles"] == 40
+    assert max(styles_used(plain)) < 6 and max(styles_used(many)) >= 6
+
 def test_a_gpu_that_is_not_there_is_a_clear_error():
     import torch
 
