@@ -127,6 +127,27 @@ def test_a_late_relabel_to_a_card_that_follows_the_one_under_but_not_the_one_rea
     assert not any(e.type == "violation" for e in tb.events) and tb.game.top.id == other
 
 
+def test_a_late_unsure_relabel_of_a_card_read_surely_is_no_misread_put_right():
+    """Seed 9153: W50 read at 0.86 and played; 0.4 s later, as W43 slid over it, read W52 at 0.42-0.46 (W52
+    follows the card under W50 as W50 does): it was put right to W52, laid by nobody. Read surely, or as
+    surely as the play, a late relabel still puts it right (the test above)."""
+    def table_with(confidence):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        first = legal(tb.game, "red")
+        tb.see("appeared", 2, first, CENTRE, confidence=0.86)
+        other = next(c.id for c in tb.game.catalog if not c.is_goal and c.id != first
+                     and tb.game.in_play(c.id) is None and tb.game.follows("R01", c.id)
+                     and not tb.game.is_legal(c.id))
+        return tb, first, other, tb.see("relabelled", 2, other, CENTRE, old=first, frames=12, confidence=confidence)
+
+    tb, first, other, out = table_with(0.44)
+    assert [c for c, _ in tb.plays()] == ["R01", first] and tb.game.top.id == first
+    assert not any(isinstance(o, Correction) for o in out)
+    tb, first, other, out = table_with(0.6)  # read surely: the first read was the misread
+    assert [type(a) for a in out] == [Correction] and [c for c, _ in tb.plays()] == ["R01", other]
+
+
 def test_a_late_misread_the_next_card_proves_was_a_card_laid_on_it_is_a_foul_taken_back():
     # seed 9061 (fouls 0.2): W35 on W52, then W47 read on it for 0.8 s (a foul, taken back) was taken
     # for a late misread of W35; R32, laid on W35 next, was then called not_on_card

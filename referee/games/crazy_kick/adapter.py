@@ -92,6 +92,8 @@ from .catalogue import TEAMS
 from .rules import CrazyKickGame
 
 COVER_SURE = 0.6  # a pile top read anew less surely than this is no evidence the old top lies covered
+LATE_SURE = 0.5  # a late relabel of the last card played, read less surely than this and than the play, is no
+                 # misread put right: the card half under the next one laid on it (seed 9153)
 RETURN_FRAMES = 60  # a card read on the centre, then taken for a misread, back on its pile within 2 s: a foul taken back
 SIDES = {"A": "red", "B": "white"}  # layout side -> team: team A sits along the bottom edge
 
@@ -330,6 +332,11 @@ class CrazyKickAdapter:
         missed one (``_missed``; seed 9027: W44, then W50 missed, then W60 on it)."""
         game = self.game
         if game.top is None or game.top.id != first["card"] or len(game.pile) < 2 or game.is_legal(card.id):
+            return False
+        if obs.confidence < min(LATE_SURE, self._sure.get(obs.track_id, 0.0)):
+            # read unsurely, and less surely than the play was: the next card sliding over it (seed 9153, new
+            # detector: W50 read at 0.86 and played; 0.4 s later, as W43 slid on, read W52 at 0.42-0.46 and
+            # put right to W52, laid by nobody)
             return False
         # read as this card before: the camera flickers between two readings, and no card laid since can
         # explain it (seed 9078: W12 read W13, W12, W13, W12 at 0.49-0.79; W16, covered on its pile meanwhile,
