@@ -29,7 +29,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .dataset import Recipe
+from . import dataset as ds
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
@@ -102,7 +102,7 @@ def read_data_yaml(path: Path) -> dict:
     return data
 
 
-SCENE_STYLES = Recipe.styles  # designs per rendered dataset unless --styles says otherwise
+SCENE_STYLES = ds.Recipe.styles  # designs per rendered dataset unless --styles says otherwise
 
 
 def ensure_scenes(game: str, deck: str, images: int, seed: int, root: Path = DATASETS_DIR,
@@ -111,8 +111,6 @@ def ensure_scenes(game: str, deck: str, images: int, seed: int, root: Path = DAT
     """The rendered table-view dataset of one deck (built when missing). Returns its folder and recipe.
     ``clutter``: share of views on a busy surface with paper clutter (``referee.render.clutter``).
     ``styles``: how many random designs (card faces, fodbold's board and pieces) the views are drawn in."""
-    from . import dataset as ds
-
     tag = (f"-st{style_seed}" if style_seed is not None else "") + scene_tag(clutter, styles)
     out = root / (f"{game}-table-s{seed}{tag}-n{images}" if deck == game else
                   f"{game}-{deck}-table-s{seed}{tag}-n{images}")

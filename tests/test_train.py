@@ -240,6 +240,7 @@ def test_more_designs_draw_the_views_in_them_under_a_folder_of_their_own(tmp_pat
     assert json.loads((many / "recipe.json").read_text())["styles"] == 40
     assert max(styles_used(plain)) < 6 and max(styles_used(many)) >= 6
 
+
 def test_a_gpu_that_is_not_there_is_a_clear_error():
     import torch
 
