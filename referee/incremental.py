@@ -21,7 +21,8 @@ means over ``CELL`` px cells) and on each look:
   unread for up to ``busy_looks`` looks in a row (fodbold): what was found before is kept, and once the
   hand has gone the change left behind (the piece moved) is read in its own small window. Reading the
   whole view under the hand found nothing new and cost most of fodbold's time (seed 9003: 36 of 200
-  looks);
+  looks). But a view far from the last read in which nothing moved since the look before is read whole
+  at once: a hand that stayed longer was read with the view, and it has gone (or rests);
 - a card found before and not found again by a read (a read under the hand laying a card can miss the
   whole pile, and the reference then holds the pile as it lies) has its place read again for up to
   ``lost_looks`` looks, until something is found there;
@@ -163,12 +164,16 @@ class IncrementalRecognizer:
         self._named: list[RecognizedCard] = []
         self._since_whole = 0
         self._busy = 0  # looks in a row left unread for a change over too much of the view
+        self._prev: np.ndarray | None = None  # the last look's cells
         self._lost: list[tuple[np.ndarray, int]] = []  # (corners, looks left) of cards found, then not
         self.stats = {"whole": 0, "part": 0, "none": 0}
 
     def recognize(self, view: np.ndarray) -> list[RecognizedCard]:
         cells = _cells(view)
         s = self.settings
+        # the last look's cells: a fresh array each look, never written (a part read writes only the
+        # reference, which is the cells of a look before this one's)
+        prev, self._prev = self._prev, cells
         if not self.partial or self._ref is None or self._ref.shape != cells.shape \
                 or self._since_whole + 1 >= s.refresh_every:
             return self._read_whole(view, cells)
@@ -180,7 +185,14 @@ class IncrementalRecognizer:
             changed[_cell_slice(corners, changed)] = 1
         before = self._readings
         windows = self._windows(changed, view.shape)
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows) > s.max_share * view.shape[0] * view.shape[1]:
+        if self._too_much(windows, view.shape):
+            if s.busy_looks and prev is not None and prev.shape == cells.shape \
+                    and not self._changed(cells, prev).any():
+                # far from the last read, but nothing moved since the last look: the hand has gone (or
+                # rests), read what it left now, not busy_looks later (fodbold seed 9169: an arm read
+                # with the board after five busy looks, and its leaving then taken for another hand;
+                # blue 5's move found 0.57 s after he was set down)
+                return self._read_whole(view, cells)
             if self._busy < s.busy_looks:  # a hand over the table: read what it did once it has gone
                 self._busy += 1
                 self.stats["none"] += 1
@@ -222,7 +234,11 @@ class IncrementalRecognizer:
             if r.detector_confidence < self.settings.unsure_below:
                 changed[_cell_slice(r.corners, changed)] = 1
 
-    def _changed(self, cells: np.ndarray) -> np.ndarray:
+    def _too_much(self, windows, shape) -> bool:
+        """Do the windows cover more than ``max_share`` of the view (a hand and arm over the table)?"""
+        return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows) > self.settings.max_share * shape[0] * shape[1]
+
+    def _changed(self, cells: np.ndarray, ref: np.ndarray | None = None) -> np.ndarray:
         """Cells that differ from every cell around them in the reference: a camera that shakes a pixel or
         two moves every edge, but each cell still matches a neighbour (measured on fodbold seed 9002:
         2,235 changed patches in 200 looks compared cell to cell, 146 so)."""
@@ -230,7 +246,8 @@ class IncrementalRecognizer:
         reach = 2 * -(-self.settings.shake_px // CELL) + 1  # cells: the reference's neighbours a cell may match
         near = np.ones((reach, reach), np.uint8)
         t = self.settings.threshold
-        changed = ((cells > cv2.dilate(self._ref, near) + t) | (cells < cv2.erode(self._ref, near) - t)).any(axis=2)
+        ref = self._ref if ref is None else ref
+        changed = ((cells > cv2.dilate(ref, near) + t) | (cells < cv2.erode(ref, near) - t)).any(axis=2)
         changed = changed.astype(np.uint8)
         return cv2.morphologyEx(changed, cv2.MORPH_OPEN, k)
 

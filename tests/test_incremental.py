@@ -251,17 +251,32 @@ def test_a_place_lost_is_read_again_only_lost_looks_times():
     assert len(rec.reads) == 1 + 1 + 3
 
 
-def test_a_change_over_much_of_the_view_that_lasts_is_read_whole():
+def test_a_change_over_much_of_the_view_that_keeps_changing_is_read_whole_after_busy_looks():
     rec = Rectangles()
     inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3, busy_looks=2))
     inc.recognize(table((100, 100, RED)))
-    lit = table((100, 100, RED))
-    lit[:, :500] = 120  # the light changed over most of the table
-    for _ in range(2):
-        assert seen(inc.recognize(lit)) == [("red", 100, 100)], "what was found before, for busy_looks looks"
-    assert len(rec.reads) == 1
-    inc.recognize(lit)
+    for k, level in enumerate((120, 140, 160)):  # the light over most of the table changes on every look
+        lit = table((100, 100, RED))
+        lit[:, :500] = level
+        found = inc.recognize(lit)
+        if k < 2:
+            assert seen(found) == [("red", 100, 100)], "what was found before, for busy_looks looks"
+            assert len(rec.reads) == 1
     assert inc.stats["whole"] == 2 and rec.reads[-1] == (600, 800)
+
+
+def test_a_change_over_much_of_the_view_that_stops_changing_is_read_whole_at_once():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3, busy_looks=5))
+    inc.recognize(table((100, 100, RED)))
+    lit = table((100, 100, RED))
+    lit[:, :500] = 120  # the light changed over most of the table, and stays so
+    inc.recognize(lit)
+    assert inc.stats == {"whole": 1, "part": 0, "none": 1}, "left unread as it came"
+    inc.recognize(lit)
+    assert inc.stats == {"whole": 2, "part": 0, "none": 1}, "nothing moved since the last look: read whole now"
+    inc.recognize(lit)
+    assert inc.stats == {"whole": 2, "part": 0, "none": 2}
 
 
 def test_a_hand_over_the_table_is_not_read_and_what_it_did_is_read_once_it_has_gone():
@@ -277,6 +292,26 @@ def test_a_hand_over_the_table_is_not_read_and_what_it_did_is_read_once_it_has_g
     assert seen(cards) == [("blue", 300, 250), ("red", 100, 100)]
     assert inc.stats == {"whole": 1, "part": 1, "none": 3}
     assert all(h * w < 0.3 * 600 * 800 for h, w in rec.reads[1:]), "two small windows: where it went and left"
+
+
+def test_a_hand_read_whole_after_busy_looks_is_read_again_as_soon_as_it_has_gone():
+    rec = Rectangles()
+    inc = IncrementalRecognizer(rec, IncrementalSettings(max_share=0.3, busy_looks=2))
+    inc.recognize(table((100, 100, RED), (600, 400, BLUE)))
+    for reach in (300, 500, 300):  # a hand and arm that move about longer than busy_looks
+        hand = table((100, 100, RED), (600, 400, BLUE))
+        hand[60:420, :reach] = 15
+        inc.recognize(hand)
+    assert inc.stats == {"whole": 2, "part": 0, "none": 2}, "two looks left unread, then read whole with the hand"
+    # it leaves, having moved the blue card. The look it left in differs from the last read (the hand in
+    # it) and from the look before: left unread. The next is as still as that one: read, not busy_looks later
+    gone = table((100, 100, RED), (300, 250, BLUE))
+    inc.recognize(gone)
+    assert inc.stats == {"whole": 2, "part": 0, "none": 3}
+    assert seen(inc.recognize(gone)) == [("blue", 300, 250), ("red", 100, 100)]
+    assert inc.stats["whole"] == 3
+    inc.recognize(gone)
+    assert inc.stats["whole"] == 3, "a still table after it: not read whole again"
 
 
 def test_every_refresh_every_looks_the_view_is_read_whole():
