@@ -12,7 +12,8 @@ the card, counts as the true call of its type it stands for), latency and speed.
 Prints a table (one row per video and a total). Videos are made in a temporary folder (or --keep DIR).
 An action matches a true one when its type, player, card, piece, square and team are the same; Crazy
 Kick's twin goal cards (faces the same but for the small printed id, ``referee.recognize.face_names``)
-count as one card. True actions missed in the last half second (``END_S``, the latency asked) are
+count as one card. Latency is that of what a camera sees: a fodbold piece that stays put is listed apart
+(``stayed``). True actions missed in the last half second (``END_S``, the latency asked) are
 counted apart too: a card that lands then cannot lie still long enough before the recording ends; they
 still count against recall, and a second recall column counts only the true actions before the last
 half second (the ones a referee answering within the latency asked must have found).
@@ -64,6 +65,13 @@ def key(a: dict, faces: dict[str, str] | None = None) -> tuple:
     # fodbold's "from" is left out: the camera gives it only when it saw the piece leave its square
     a = {**a, "card": (faces or {}).get(a["card"], a["card"])} if "card" in a else a
     return tuple(a.get(k) for k in ("type", "player", "card", "piece", "to", "team") if k in a)
+
+
+def stayed(a: dict) -> bool:
+    """A fodbold piece that stayed put ("or fewer" squares: none): nothing on the table changes, so no
+    camera sees it; the referee knows it only when the other team shows its next card. Its latency is
+    counted apart from that of the plays a camera sees (issue 8 asks it from a card lying still)."""
+    return a["type"] == "move" and a.get("from") is not None and a.get("from") == a.get("to")
 
 
 def operator_calls(path: Path) -> dict:
@@ -138,7 +146,8 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     at_end = sum(1 for a in late if id(a) not in seen_true)
     in_time = len(truth) - len(late)  # the plays a referee can be asked for: lying still END_S before the end
     matched_in_time = sum(1 for t, _ in pairs if t.get("frame", 0) < info["frames"] - END_S * fps)
-    lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g]
+    lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and not stayed(t)]
+    lat_stay = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and stayed(t)]
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
     called = named(violations(res["scoresheet"]), violations(truth_sheet))
     false_calls = sum((called - violations(truth_sheet)).values())
@@ -150,7 +159,7 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
             "in_time": in_time, "matched_in_time": matched_in_time,
             "score_ok": totals(res["scoresheet"]) == totals(truth_sheet), "false_calls": false_calls,
             "true_fouls": true_fouls, "provable": sum(fair.values()), "fouls_called": fouls_called,
-            "latency": lat, "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
+            "latency": lat, "latency_stay": lat_stay, "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
             "ms_per_frame": 1000 * stats["review seconds"] / max(stats["frames"], 1), "sim_s": sim_s}
 
 
@@ -210,6 +219,11 @@ def main(argv=None) -> int:
           f"{calls} ({1000 * calls / max(t, 1):.1f} per 1,000) | "
           f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
           f"{statistics.mean(r['speed'] for r in rows):.1f} | {statistics.mean(r['ms_per_frame'] for r in rows):.0f} |")
+    stays = [x for r in rows for x in r["latency_stay"]]
+    if stays:
+        print(f"\nLatency above: plays the camera sees. {len(stays)} pieces stayed put (matched), known only when "
+              f"the other team showed its card: latency median / max {statistics.median(stays):.2f} / "
+              f"{max(stays):.2f} s")
     print("\n" + versions())
     print(f"\nvideos in {work}" if args.keep else "")
     return 0

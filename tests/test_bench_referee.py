@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from bench_referee import main, named, provable, violations  # noqa: E402
+from bench_referee import main, named, provable, stayed, violations  # noqa: E402
 
 from referee.games.crazy.actions import ACTION_ADAPTER  # noqa: E402
 from referee.games.crazy.rules import CrazyGame  # noqa: E402
@@ -44,3 +44,10 @@ def test_another_deck_is_for_crazy_only(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--game", "crazy-kick", "--deck", "standard", "--videos", "0"])
     assert stop.value.code == 2 and "only Crazy is played with another deck" in capsys.readouterr().err
+
+
+def test_only_a_fodbold_piece_that_stays_on_its_square_counts_as_unseen():
+    assert stayed({"type": "move", "team": "red", "piece": 4, "from": "e6", "to": "e6"})
+    assert not stayed({"type": "move", "team": "red", "piece": 4, "from": "e6", "to": "e7"})
+    assert not stayed({"type": "move", "team": "red", "piece": 4, "to": "e7"}), "a move seen without its start"
+    assert not stayed({"type": "play", "player": "Ann", "card": "R5"})
