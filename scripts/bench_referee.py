@@ -12,7 +12,9 @@ the card, counts as the true call of its type it stands for), latency and speed.
 Prints a table (one row per video and a total). Videos are made in a temporary folder (or --keep DIR).
 An action matches a true one when its type, player, card, piece, square and team are the same; Crazy
 Kick's twin goal cards (faces the same but for the small printed id, ``referee.recognize.face_names``)
-count as one card. Latency is that of what a camera sees: a fodbold piece that stays put is listed apart
+count as one card. Latency runs from the frame the simulator laid the card (set the piece down), and
+again from the first frame from then in which it is in view (a hand may rest on a card it laid:
+``first_in_view``). Both are of what a camera sees: a fodbold piece that stays put is listed apart
 (``stayed``). True actions missed in the last half second (``END_S``, the latency asked) are
 counted apart too: a card that lands then cannot lie still long enough before the recording ends; they
 still count against recall, and a second recall column counts only the true actions before the last
@@ -72,6 +74,31 @@ def stayed(a: dict) -> bool:
     camera sees it; the referee knows it only when the other team shows its next card. Its latency is
     counted apart from that of the plays a camera sees (issue 8 asks it from a card lying still)."""
     return a["type"] == "move" and a.get("from") is not None and a.get("from") == a.get("to")
+
+
+IN_VIEW = 0.5  # a card or piece at least this visible (the simulator's visible_fraction) is in view
+
+
+def in_view_frames(path: Path) -> dict[str, list[int]]:
+    """For each card id or piece (``red-4``) in the simulator's frames.jsonl, the frames in which it is
+    in view (``IN_VIEW``)."""
+    seen: dict[str, list[int]] = {}
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        f = json.loads(line)
+        for obj in f.get("cards", []) + f.get("objects", []):
+            if obj.get("visible_fraction", 0.0) >= IN_VIEW:
+                seen.setdefault(obj["class"], []).append(f["frame"])
+    return seen
+
+
+def first_in_view(a: dict, seen: dict[str, list[int]]) -> int:
+    """The first frame from the action's own (the card laid, the piece set down) in which its card or piece
+    is in view: a hand that lays a card may rest on it a moment, and nothing can see it before the hand
+    goes. The action's frame when the simulator shows neither (a card covered at once by the next)."""
+    name = a.get("card") or (f"{a['team']}-{a['piece']}" if a.get("piece") is not None else None)
+    return next((f for f in seen.get(name, []) if f >= a["frame"]), a["frame"])
 
 
 def operator_calls(path: Path) -> dict:
@@ -148,6 +175,9 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     matched_in_time = sum(1 for t, _ in pairs if t.get("frame", 0) < info["frames"] - END_S * fps)
     lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and not stayed(t)]
     lat_stay = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and stayed(t)]
+    seen = in_view_frames(sim / "frames.jsonl") if (sim / "frames.jsonl").is_file() else {}
+    lat_view = [max(0, g["frame"] - first_in_view(t, seen)) / fps for t, g in pairs
+                if "frame" in t and "frame" in g and not stayed(t)]
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
     called = named(violations(res["scoresheet"]), violations(truth_sheet))
     false_calls = sum((called - violations(truth_sheet)).values())
@@ -159,8 +189,12 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
             "in_time": in_time, "matched_in_time": matched_in_time,
             "score_ok": totals(res["scoresheet"]) == totals(truth_sheet), "false_calls": false_calls,
             "true_fouls": true_fouls, "provable": sum(fair.values()), "fouls_called": fouls_called,
-            "latency": lat, "latency_stay": lat_stay, "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
+            "latency": lat, "latency_view": lat_view, "latency_stay": lat_stay, "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
             "ms_per_frame": 1000 * stats["review seconds"] / max(stats["frames"], 1), "sim_s": sim_s}
+
+
+def spread(lat: list[float]) -> str:
+    return f"{statistics.median(lat):.2f} / {max(lat):.2f}" if lat else "- / -"
 
 
 def main(argv=None) -> int:
@@ -196,8 +230,8 @@ def main(argv=None) -> int:
           f"{args.players} players, fouls {args.fouls:g}{', ' + args.deck + ' deck' if args.game == 'crazy' else ''}\n")
     print(f"| seed | true actions | found | matched | missed in the last {END_S:g} s | recall | precision | "
           f"recall of those before | score exact | fouls called / provable (true) | false calls | latency median / max s | "
-          "review x real time | ms/frame |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "from in view median / max s | review x real time | ms/frame |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         lat = r["latency"]
         print(f"| {r['seed']} | {r['truth']} | {r['found']} | {r['matched']} | {r['at_end']} | "
@@ -205,8 +239,7 @@ def main(argv=None) -> int:
               f"{r['matched'] / max(r['found'], 1):.3f} | {r['matched_in_time'] / max(r['in_time'], 1):.3f} | "
               f"{'yes' if r['score_ok'] else 'no'} | "
               f"{r['fouls_called']}/{r['provable']} ({r['true_fouls']}) | {r['false_calls']} | "
-              f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
-              f"{r['speed']:.1f} | {r['ms_per_frame']:.0f} |")
+              f"{spread(lat)} | {spread(r['latency_view'])} | {r['speed']:.1f} | {r['ms_per_frame']:.0f} |")
     t, f, m = (sum(r[k] for r in rows) for k in ("truth", "found", "matched"))
     lat = [x for r in rows for x in r["latency"]]
     calls = sum(r["false_calls"] for r in rows)
@@ -217,7 +250,7 @@ def main(argv=None) -> int:
           f"{sum(r['fouls_called'] for r in rows)}/{sum(r['provable'] for r in rows)} "
           f"({sum(r['true_fouls'] for r in rows)}) | "
           f"{calls} ({1000 * calls / max(t, 1):.1f} per 1,000) | "
-          f"{statistics.median(lat) if lat else float('nan'):.2f} / {max(lat) if lat else float('nan'):.2f} | "
+          f"{spread(lat)} | {spread([x for r in rows for x in r['latency_view']])} | "
           f"{statistics.mean(r['speed'] for r in rows):.1f} | {statistics.mean(r['ms_per_frame'] for r in rows):.0f} |")
     stays = [x for r in rows for x in r["latency_stay"]]
     if stays:

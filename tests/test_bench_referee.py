@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from bench_referee import main, named, provable, stayed, violations  # noqa: E402
+from bench_referee import first_in_view, in_view_frames, main, named, provable, stayed, violations  # noqa: E402
 
 from referee.games.crazy.actions import ACTION_ADAPTER  # noqa: E402
 from referee.games.crazy.rules import CrazyGame  # noqa: E402
@@ -51,3 +51,15 @@ def test_only_a_fodbold_piece_that_stays_on_its_square_counts_as_unseen():
     assert not stayed({"type": "move", "team": "red", "piece": 4, "from": "e6", "to": "e7"})
     assert not stayed({"type": "move", "team": "red", "piece": 4, "to": "e7"}), "a move seen without its start"
     assert not stayed({"type": "play", "player": "Ann", "card": "R5"})
+
+
+def test_latency_from_in_view_starts_when_the_hand_that_laid_the_card_has_left_it(tmp_path):
+    frames = [{"frame": 10, "cards": [{"class": "R11", "visible_fraction": 0.3}]},   # under the hand
+              {"frame": 11, "cards": [{"class": "R11", "visible_fraction": 0.9}], "objects": []},
+              {"frame": 12, "objects": [{"class": "red-4", "visible_fraction": 1.0}]}]
+    path = tmp_path / "frames.jsonl"
+    path.write_text("".join(json.dumps(f) + "\n" for f in frames))
+    seen = in_view_frames(path)
+    assert first_in_view({"type": "play", "card": "R11", "frame": 10}, seen) == 11
+    assert first_in_view({"type": "play", "card": "R11", "frame": 12}, seen) == 12, "never in view after: its own frame"
+    assert first_in_view({"type": "move", "team": "red", "piece": 4, "to": "e6", "frame": 9}, seen) == 12

@@ -1024,6 +1024,27 @@ def test_a_foul_taken_back_comes_after_the_card_read_under_it_first():
     assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
 
 
+def test_a_foul_taken_back_that_was_no_foul_before_the_other_card_goes_after_it():
+    """Seed 9151 (fouls 0.2): R28 laid and read for one look, R32 laid on it (a foul on R28, none on the
+    card before) and read for 0.4 s, then taken back; R28 read again was taken for R32 misread. The reads
+    kept at the play no longer held R28; R32 back on R1's pile: R28, then R32 the foul."""
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    g = tb.game
+    red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
+    y, x = next((y, x) for y in red if g.is_legal(y) for x in red
+                if x != y and g.is_legal(x) and not g.follows(y, x))
+    tb.see("appeared", 5, x, PILE["Bob"])
+    tb.see("vanished", 5, x, PILE["Bob"])
+    tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10, reads=("back", x, x))  # y's one read is older
+    assert [c for c, _ in tb.plays()] == ["R01", x] and tb.game.violations == []
+    tb.see("relabelled", 1, y, CENTRE, old=x, frames=6)  # taken for a misread
+    assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+    tb.see("appeared", 6, x, PILE["Bob"], frames=10)  # back on Bob's pile
+    assert tb.plays() == [("R01", None), (y, None), (x, "Bob")] and tb.game.top.id == y
+    assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+
+
 def _missed_foul_next(tb):
     """After the kick-off R01: m, a red card that follows it; f, a red card that follows neither R01 nor m
     (a foul on either); z, a red card that follows m but not R01."""

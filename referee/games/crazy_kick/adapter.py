@@ -711,8 +711,9 @@ class CrazyKickAdapter:
         another card as a misread (or, asked at the correction, it had left ``p``'s pile before and lies
         on none): it was a card, laid against the rules and taken back (the table's own call), and the
         other card is a play of its own. Its play is put back in the log, before the
-        other card, or after it when the other was read on the centre first (the foul laid on it). Only
-        when the log bears it out: it fouls there, and the log has at most one violation more (its
+        other card, or after it when the other was read on the centre first (the foul laid on it); when
+        the log bears out neither, in the other order (the other card's read there first may be older
+        than the reads kept). Only when the log bears it out: it fouls there, and the log has at most one violation more (its
         own). A card that left its pile unseen on the centre before it (``_left``) is tried under it,
         and taken when the log then has fewer violations and no other such card does as well (seed
         9060, fouls 0.2: W1's W40 laid under hands, W2's W16 on it for 0.3 s and taken back, W46 on
@@ -744,6 +745,13 @@ class CrazyKickAdapter:
         # the reading with the fewest violations, its card among them; of equals, the one with no card made up
         counts = [(n, k, new, c) for k, (new, c) in enumerate(tries)
                   if (n := self._fouls_at(head, new, new.index(foul), rest)) is not None]
+        if not counts:
+            # the other order: the reads kept at the play may have missed the other card read there first
+            # (seed 9151, fouls 0.2: R28 read for one look, R32 laid on it and read for 0.4 s, then taken
+            # back; R32 on the card before R28 was no foul, and R28 was taken for R32 misread)
+            new = [foul, fixed] if after else [fixed, foul]
+            n = self._fouls_at(head, new, new.index(foul), rest)
+            counts = [(n, 0, new, None)] if n is not None else []
         fits = [f for f in counts if f[0] == min(counts)[0]] if counts else []
         if not fits or (fits[0][3] is not None and len(fits) > 1):
             return []  # the log does not bear it out (or two missed cards would): no call on a guess
