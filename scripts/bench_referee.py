@@ -12,9 +12,11 @@ the card, counts as the true call of its type it stands for), latency and speed.
 Prints a table (one row per video and a total). Videos are made in a temporary folder (or --keep DIR).
 An action matches a true one when its type, player, card, piece, square and team are the same; Crazy
 Kick's twin goal cards (faces the same but for the small printed id, ``referee.recognize.face_names``)
-count as one card. Latency runs from the frame the simulator laid the card (set the piece down), and
-again from the first frame from then in which it is in view (a hand may rest on a card it laid:
-``first_in_view``). Both are of what a camera sees: a fodbold piece that stays put is listed apart
+count as one card. Latency runs from the frame the simulator laid the card (set the piece down) to the
+frame of the action logged for it; and, closer to what issue 8 asks, from the first frame from then in which
+it is in view (a hand may rest on a card it laid: ``first_in_view``) to the time it was first said in the
+event journal (``announced``: a play put right or put in by a later correction is said only then, while
+its action keeps the frame it was seen in). Both are of what a camera sees: a fodbold piece that stays put is listed apart
 (``stayed``). True actions missed in the last half second (``END_S``, the latency asked) are
 counted apart too: a card that lands then cannot lie still long enough before the recording ends; they
 still count against recall, and a second recall column counts only the true actions before the last
@@ -101,6 +103,38 @@ def first_in_view(a: dict, seen: dict[str, list[int]]) -> int:
     return next((f for f in seen.get(name, []) if f >= a["frame"]), a["frame"])
 
 
+def announced(path: Path) -> dict[tuple, list[float]]:
+    """When each play was first said, from the event journal (events.jsonl): for each event's key (its card,
+    or a fodbold piece's move), the times it was written, in the review's own time. Events restated after a
+    correction keep the time of their action, so the time of a line is the latest time written up to it
+    (a correction's note holds when it was made)."""
+    out: dict[tuple, list[float]] = {}
+    now = 0.0
+    for line in path.read_text().splitlines() if path.is_file() else []:
+        if not line.strip():
+            continue
+        e = json.loads(line)
+        now = max(now, float(e.get("t") or 0.0))
+        key = event_key(e)
+        if key is not None:
+            out.setdefault(key, []).append(now)
+    return out
+
+
+def event_key(e: dict) -> tuple | None:
+    if e.get("type") == "moved":  # fodbold
+        return ("move", e.get("team"), e.get("piece"), e.get("square_to"))
+    return ("card", e["card"]) if e.get("card") and e.get("type") not in ("table", "violation") else None
+
+
+def said_at(a: dict, said: dict[tuple, list[float]], logged: float) -> float:
+    """The first time from the true action's own on which its card (or fodbold move) was said; ``logged``
+    (the time of the action matched to it) when no event names it (a foul is said as a violation, which
+    names the player, not the card)."""
+    key = ("move", a.get("team"), a.get("piece"), a.get("to")) if a["type"] == "move" else ("card", a.get("card"))
+    return next((x for x in said.get(key, []) if x >= a["t"] - 0.05), logged)
+
+
 def operator_calls(path: Path) -> dict:
     rows = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
     return {"rounds": [a["round"] for a in rows if a["type"] == "choose"]}
@@ -176,7 +210,8 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and not stayed(t)]
     lat_stay = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and stayed(t)]
     seen = in_view_frames(sim / "frames.jsonl") if (sim / "frames.jsonl").is_file() else {}
-    lat_view = [max(0, g["frame"] - first_in_view(t, seen)) / fps for t, g in pairs
+    said = announced(out / "events.jsonl")
+    lat_view = [max(0.0, said_at(t, said, g["frame"] / fps) - first_in_view(t, seen) / fps) for t, g in pairs
                 if "frame" in t and "frame" in g and not stayed(t)]
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
     called = named(violations(res["scoresheet"]), violations(truth_sheet))
@@ -230,7 +265,7 @@ def main(argv=None) -> int:
           f"{args.players} players, fouls {args.fouls:g}{', ' + args.deck + ' deck' if args.game == 'crazy' else ''}\n")
     print(f"| seed | true actions | found | matched | missed in the last {END_S:g} s | recall | precision | "
           f"recall of those before | score exact | fouls called / provable (true) | false calls | latency median / max s | "
-          "from in view median / max s | review x real time | ms/frame |")
+          "said, from in view, median / max s | review x real time | ms/frame |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         lat = r["latency"]

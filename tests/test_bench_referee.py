@@ -7,7 +7,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from bench_referee import first_in_view, in_view_frames, main, named, provable, stayed, violations  # noqa: E402
+from bench_referee import (announced, first_in_view, in_view_frames, main, named, provable, said_at,  # noqa: E402
+                           stayed, violations)
 
 from referee.games.crazy.actions import ACTION_ADAPTER  # noqa: E402
 from referee.games.crazy.rules import CrazyGame  # noqa: E402
@@ -63,3 +64,19 @@ def test_latency_from_in_view_starts_when_the_hand_that_laid_the_card_has_left_i
     assert first_in_view({"type": "play", "card": "R11", "frame": 10}, seen) == 11
     assert first_in_view({"type": "play", "card": "R11", "frame": 12}, seen) == 12, "never in view after: its own frame"
     assert first_in_view({"type": "move", "team": "red", "piece": 4, "to": "e6", "frame": 9}, seen) == 12
+
+
+def test_a_play_put_in_by_a_later_correction_is_said_when_the_correction_is_made(tmp_path):
+    journal = [{"type": "pass", "card": "W05", "player": "W1", "t": 1.6},
+               {"type": "violation", "player": "R2", "violation": "not_on_card", "t": 3.9},
+               {"type": "correction", "t": 4.3, "index": 14, "detail": "W14 ... laid and covered at once"},
+               {"type": "pass", "card": "W14", "player": "W1", "t": 3.9},  # restated with its action's time
+               {"type": "moved", "team": "red", "piece": 10, "square_to": "l1", "t": 5.8}]
+    path = tmp_path / "events.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in journal))
+    said = announced(path)
+    assert said_at({"type": "play", "card": "W14", "t": 3.33}, said, 3.4) == 4.3
+    assert said_at({"type": "play", "card": "W05", "t": 1.5}, said, 1.6) == 1.6
+    assert said_at({"type": "play", "card": "W05", "t": 9.0}, said, 9.5) == 9.5, "said before it was played: another play"
+    assert said_at({"type": "play", "card": "R34", "t": 3.5}, said, 3.9) == 3.9, "a foul names no card: as logged"
+    assert said_at({"type": "move", "team": "red", "piece": 10, "to": "l1", "t": 5.7}, said, 0) == 5.8

@@ -1045,6 +1045,33 @@ def test_a_foul_taken_back_that_was_no_foul_before_the_other_card_goes_after_it(
     assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
 
 
+def test_a_card_glimpsed_on_the_centre_that_leaves_its_pile_for_good_was_covered_at_once():
+    """Seed 9062 (fouls 0.2): W14 laid on W05, read for one look at 0.91, covered at once by R34 (which
+    followed W05 as well); W14's pile track was let go 1 s after R34 was played: W14 goes before R34."""
+    from types import SimpleNamespace
+
+    from referee.tracker import Glimpse
+
+    for sure, leaves in ((0.91, True), (0.6, True), (0.91, False)):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        g = tb.game
+        red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
+        x, y = next((x, y) for x in red if g.is_legal(x) for y in red
+                    if y != x and g.is_legal(y) and g.follows(x, y))
+        tb.see("appeared", 5, x, PILE["Ann"])
+        tb.ad.look(tb.frame + 3, None, SimpleNamespace(glimpses=[Glimpse(x, 2.0, 1.0, tb.frame + 3, sure)]))
+        tb.see("relabelled", 1, y, CENTRE, old="R01", frames=10)  # y on it: x never seen there long enough
+        assert [c for c, _ in tb.plays()] == ["R01", y]
+        if leaves:
+            tb.see("vanished", 5, x, PILE["Ann"], frames=20)  # x's pile track let go
+        expected = ["R01", x, y] if sure >= 0.8 and leaves else ["R01", y]
+        assert [c for c, _ in tb.plays()] == expected, (sure, leaves)
+        assert tb.game.violations == []
+        if expected[1] == x:
+            assert tb.plays()[1] == (x, "Ann") and tb.ad.log[[a.get("card") for a in tb.ad.log].index(x)]["unseen"]
+
+
 def _missed_foul_next(tb):
     """After the kick-off R01: m, a red card that follows it; f, a red card that follows neither R01 nor m
     (a foul on either); z, a red card that follows m but not R01."""

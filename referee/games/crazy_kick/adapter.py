@@ -95,6 +95,8 @@ COVER_SURE = 0.6  # a pile top read anew less surely than this is no evidence th
 LATE_SURE = 0.5  # a late relabel of the last card played, read less surely than this and than the play, is no
                  # misread put right: the card half under the next one laid on it (seed 9153)
 RETURN_FRAMES = 60  # a card read on the centre, then taken for a misread, back on its pile within 2 s: a foul taken back
+GLIMPSE_SURE = 0.8  # a card read on the centre for a look or two (a glimpse) at least this surely may be one covered
+                    # at once by the next card: ``_glimpsed_under``
 SIDES = {"A": "red", "B": "white"}  # layout side -> team: team A sits along the bottom edge
 
 __all__ = ["CrazyKickAdapter", "Correction", "SIDES"]
@@ -160,6 +162,8 @@ class CrazyKickAdapter:
         self._put_back: list[dict] = []  # the fouls ``_foul_taken_back`` put back in the log
         self._gone: dict[str, int] = {}  # card id -> the frame a back was last read where it lay on a pile
         self._play_gone: dict[int, int | None] = {}  # track id -> that frame for the card of its last play
+        self._glimpsed: dict[str, tuple[int, float]] = {}  # card id -> (frame, confidence) of its surest late
+                                                           # glimpse on the centre (``look``)
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -667,12 +671,53 @@ class CrazyKickAdapter:
         left = self._left.get(before[0]) if before is not None else None
         if left is not None and left[1] == obs.frame:
             fixes += self._missed_under(before[0], left[0], obs.frame)
+            if not fixes and obs.kind == "vanished":
+                fixes += self._glimpsed_under(before[0], left[0], obs.frame)
         piles = {}
         for p in sorted(changed, key=self.game.players.index):
             tops = self._tops(p)
             if tops is not None and tops != self.game.tops.get(p):
                 piles[p] = tops
         return ([self._emit({"type": "table", "piles": piles}, t, obs.frame)] if piles else []) + fixes
+
+    def look(self, frame: int, t, tracker) -> list:
+        """After each look: keep the cards the tracker glimpsed on the centre (read for too few looks to be
+        an object, or read on a card there as another label) at least ``GLIMPSE_SURE``, for
+        ``_glimpsed_under``. Makes no action itself."""
+        for g in tracker.glimpses:
+            if (g.confidence >= GLIMPSE_SURE and g.label in self.game.catalog.cards
+                    and self.centre.contains((g.x, g.y)) and frame - g.frame <= self.missed_frames):
+                was = self._glimpsed.get(g.label)
+                if was is None or g.frame > was[0]:
+                    self._glimpsed[g.label] = (g.frame, g.confidence)
+        return []
+
+    def _glimpsed_under(self, card_id: str, player: str, frame: int) -> list:
+        """``card_id`` left ``player``'s pile for good (its track let go), unseen on the centre but glimpsed
+        there (``look``) before the next card was laid: it was laid and covered at once, and the next card
+        was laid on it. Its play is put in the log before that card's (marked ``unseen``) when the game
+        then has no more violations than now (seed 9062, fouls 0.2: W14 read once at 0.91 before R34's hand
+        covered it; R34 followed W05 as well, and W14's pile track went 1 s after R34 was played)."""
+        seen = self._glimpsed.pop(card_id, None)
+        game = self.game
+        if (seen is None or frame - seen[0] > self.missed_frames or game.in_play(card_id) is not None
+                or self._ever_played(card_id) or game.catalog[card_id].team != game.team_of[player]
+                or any(c[0] == card_id for cards in self.zone_cards.values() for c in cards.values())):
+            return []
+        i = next((k for k, a in enumerate(self.log) if a.get("type") == "play" and a.get("frame", -1) > seen[0]), None)
+        # not once a goal or a ball out came since: everyone picks up his piles then
+        if (i is None or any(g > seen[0] for g in self._goal_frames)
+                or any(a.get("type") == "ball_out" for a in self.log[i:])):
+            return []
+        later = self.log[i]
+        missed = camera_action({"type": "play", "card": card_id, "player": player, "unseen": True},
+                               later.get("t", self._t), seen[0])
+        if len(self._scratch(self.log[:i] + [missed] + self.log[i:]).violations) > len(game.violations):
+            return []
+        self.log.insert(i, missed)
+        self._played(card_id, frame)
+        return [Correction(i, missed, why=f"{card_id} left {player}'s pile, glimpsed on the centre under "
+                                          f"{later['card']}: laid and covered at once")]
 
     def _missed_under(self, card_id: str, player: str, frame: int) -> list:
         """``card_id`` just left ``player``'s pile, unseen on the centre, after the latest play found laid on
