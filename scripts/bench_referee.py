@@ -124,15 +124,22 @@ def announced(path: Path) -> dict[tuple, list[float]]:
 def event_key(e: dict) -> tuple | None:
     if e.get("type") == "moved":  # fodbold
         return ("move", e.get("team"), e.get("piece"), e.get("square_to"))
-    return ("card", e["card"]) if e.get("card") and e.get("type") not in ("table", "violation") else None
+    if e.get("type") == "violation":  # a foul is said by its player, not its card
+        return ("foul", e.get("player"))
+    return ("card", e["card"]) if e.get("card") and e.get("type") != "table" else None
 
 
 def said_at(a: dict, said: dict[tuple, list[float]], logged: float) -> float:
-    """The first time from the true action's own on which its card (or fodbold move) was said; ``logged``
-    (the time of the action matched to it) when no event names it (a foul is said as a violation, which
-    names the player, not the card)."""
-    key = ("move", a.get("team"), a.get("piece"), a.get("to")) if a["type"] == "move" else ("card", a.get("card"))
-    return next((x for x in said.get(key, []) if x >= a["t"] - 0.05), logged)
+    """The first time its card (or fodbold move), or a foul of its player, was said from when the action
+    matched to it was logged (``logged``, s; nothing is said before the camera makes the action); ``logged``
+    when nothing was."""
+    if a["type"] == "move":
+        keys = [("move", a.get("team"), a.get("piece"), a.get("to"))]
+    else:
+        keys = [("card", a.get("card")), ("foul", a.get("player"))]
+    since = max(a["t"], logged) - 0.05  # the journal's times are rounded to 0.1 s
+    first = min(next((x for x in said.get(k, []) if x >= since), float("inf")) for k in keys)
+    return logged if first == float("inf") else first
 
 
 def operator_calls(path: Path) -> dict:

@@ -75,8 +75,9 @@ def test_a_play_put_in_by_a_later_correction_is_said_when_the_correction_is_made
     path = tmp_path / "events.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in journal))
     said = announced(path)
-    assert said_at({"type": "play", "card": "W14", "t": 3.33}, said, 3.4) == 4.3
-    assert said_at({"type": "play", "card": "W05", "t": 1.5}, said, 1.6) == 1.6
-    assert said_at({"type": "play", "card": "W05", "t": 9.0}, said, 9.5) == 9.5, "said before it was played: another play"
-    assert said_at({"type": "play", "card": "R34", "t": 3.5}, said, 3.9) == 3.9, "a foul names no card: as logged"
+    assert said_at({"type": "play", "card": "W14", "player": "W1", "t": 3.33}, said, 3.4) == 4.3
+    assert said_at({"type": "play", "card": "W05", "player": "W1", "t": 1.5}, said, 1.6) == 1.6
+    assert said_at({"type": "play", "card": "W05", "player": "W1", "t": 9.0}, said, 9.5) == 9.5, "said before: another"
+    assert said_at({"type": "play", "card": "R34", "player": "R2", "t": 3.5}, said, 3.9) == 3.9, "a foul: by its player"
+    assert said_at({"type": "play", "card": "R35", "player": "R1", "t": 3.5}, said, 4.0) == 4.0, "never said: as logged"
     assert said_at({"type": "move", "team": "red", "piece": 10, "to": "l1", "t": 5.7}, said, 0) == 5.8
