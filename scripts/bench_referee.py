@@ -103,9 +103,9 @@ def first_in_view(a: dict, seen: dict[str, list[int]]) -> int:
     return next((f for f in seen.get(name, []) if f >= a["frame"]), a["frame"])
 
 
-def announced(path: Path) -> dict[tuple, list[float]]:
+def announced(path: Path, faces: dict[str, str] | None = None) -> dict[tuple, list[float]]:
     """When each play was first said, from the event journal (events.jsonl): for each event's key (its card,
-    or a fodbold piece's move), the times it was written, in the review's own time. Events restated after a
+    a twin goal card by its first twin's name in ``faces``; a fodbold piece's move; a foul's player), the times it was written, in the review's own time. Events restated after a
     correction keep the time of their action, so the time of a line is the latest time written up to it
     (a correction's note holds when it was made)."""
     out: dict[tuple, list[float]] = {}
@@ -115,28 +115,29 @@ def announced(path: Path) -> dict[tuple, list[float]]:
             continue
         e = json.loads(line)
         now = max(now, float(e.get("t") or 0.0))
-        key = event_key(e)
+        key = event_key(e, faces)
         if key is not None:
             out.setdefault(key, []).append(now)
     return out
 
 
-def event_key(e: dict) -> tuple | None:
+def event_key(e: dict, faces: dict[str, str] | None = None) -> tuple | None:
     if e.get("type") == "moved":  # fodbold
         return ("move", e.get("team"), e.get("piece"), e.get("square_to"))
     if e.get("type") == "violation":  # a foul is said by its player, not its card
         return ("foul", e.get("player"))
-    return ("card", e["card"]) if e.get("card") and e.get("type") != "table" else None
+    card = e.get("card")
+    return ("card", (faces or {}).get(card, card)) if card and e.get("type") != "table" else None
 
 
-def said_at(a: dict, said: dict[tuple, list[float]], logged: float) -> float:
+def said_at(a: dict, said: dict[tuple, list[float]], logged: float, faces: dict[str, str] | None = None) -> float:
     """The first time its card (or fodbold move), or a foul of its player, was said from when the action
     matched to it was logged (``logged``, s; nothing is said before the camera makes the action); ``logged``
     when nothing was."""
     if a["type"] == "move":
         keys = [("move", a.get("team"), a.get("piece"), a.get("to"))]
     else:
-        keys = [("card", a.get("card")), ("foul", a.get("player"))]
+        keys = [("card", (faces or {}).get(a.get("card"), a.get("card"))), ("foul", a.get("player"))]
     since = max(a["t"], logged) - 0.05  # the journal's times are rounded to 0.1 s
     first = min(next((x for x in said.get(k, []) if x >= since), float("inf")) for k in keys)
     return logged if first == float("inf") else first
@@ -217,8 +218,8 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and not stayed(t)]
     lat_stay = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and stayed(t)]
     seen = in_view_frames(sim / "frames.jsonl") if (sim / "frames.jsonl").is_file() else {}
-    said = announced(out / "events.jsonl")
-    lat_view = [max(0.0, said_at(t, said, g["frame"] / fps) - first_in_view(t, seen) / fps) for t, g in pairs
+    said = announced(out / "events.jsonl", faces)
+    lat_view = [max(0.0, said_at(t, said, g["frame"] / fps, faces) - first_in_view(t, seen) / fps) for t, g in pairs
                 if "frame" in t and "frame" in g and not stayed(t)]
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
     called = named(violations(res["scoresheet"]), violations(truth_sheet))

@@ -81,3 +81,12 @@ def test_a_play_put_in_by_a_later_correction_is_said_when_the_correction_is_made
     assert said_at({"type": "play", "card": "R34", "player": "R2", "t": 3.5}, said, 3.9) == 3.9, "a foul: by its player"
     assert said_at({"type": "play", "card": "R35", "player": "R1", "t": 3.5}, said, 4.0) == 4.0, "never said: as logged"
     assert said_at({"type": "move", "team": "red", "piece": 10, "to": "l1", "t": 5.7}, said, 0) == 5.8
+
+
+def test_a_twin_goal_card_is_said_under_either_twins_name(tmp_path):
+    path = tmp_path / "events.jsonl"
+    path.write_text(json.dumps({"type": "goal", "card": "W53", "player": "W2", "t": 6.4}) + "\n")
+    faces = {"W54": "W53"}
+    said = announced(path, faces)
+    assert said_at({"type": "play", "card": "W54", "player": "W2", "t": 6.3}, said, 6.4, faces) == 6.4
+    assert said_at({"type": "play", "card": "W54", "player": "W1", "t": 6.3}, announced(path), 7.0) == 7.0

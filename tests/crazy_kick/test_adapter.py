@@ -1195,6 +1195,31 @@ def test_a_card_missed_on_the_centre_before_a_foul_taken_back_is_found_and_put_b
         assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
 
 
+def test_a_card_put_under_a_foul_that_is_then_read_on_top_of_it_was_laid_on_it():
+    """Seed 9155 (fouls 0.2): Bob's W33 laid against the rules on W40 and read there; Ann's W45, picked up
+    meanwhile (it left her pile), was put under W33 as the card the camera missed; 0.3 s later W45 is read
+    on top of W33: it was laid on it, and W33 was a foul."""
+    for sure in (0.9, 0.7):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        g = tb.game
+        red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
+        z, f = next((z, f) for z in red if g.is_legal(z) for f in red
+                    if f != z and not g.is_legal(f) and g.follows(z, f) and not g.follows(f, z))
+        tb.see("appeared", 5, f, PILE["Bob"])
+        tb.see("appeared", 6, z, PILE["Ann"])
+        tb.see("vanished", 5, f, PILE["Bob"], frames=5)                 # f taken off Bob's pile
+        tb.see("relabelled", 6, "back", PILE["Ann"], old=z, frames=5)   # z taken off Ann's pile
+        tb.see("relabelled", 1, f, CENTRE, old="R01", frames=5)         # f on the centre: z put under it
+        assert tb.plays() == [("R01", None), (z, "Ann"), (f, "Bob")] and tb.game.violations == []
+        tb.see("relabelled", 1, z, CENTRE, old=f, frames=9, confidence=sure)  # z read on top of f
+        if sure < 0.8:  # read unsurely: the top misread, nothing changes
+            assert tb.plays() == [("R01", None), (z, "Ann"), (f, "Bob")] and tb.game.violations == []
+            continue
+        assert tb.plays() == [("R01", None), (f, "Bob"), (z, "Ann")] and tb.game.top.id == z
+        assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+
+
 def test_a_card_taken_off_its_pile_and_taken_for_a_misread_on_the_centre_was_a_foul_taken_into_the_hand():
     """Seed 9140 (fouls 0.2): R2's R42 left his pile (a back read where it lay), was read 0.3 s on the centre
     at 0.91 (a foul), and went back into R2's hand as R1's R06 came: R42 was taken for a misread of R06.

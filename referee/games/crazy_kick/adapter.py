@@ -68,7 +68,10 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   left (a foul taken back, laid on it: ``_missed_in_place``). The tracker lets a card on a pile go only
   after its hold time, so the card may leave its pile after the card laid on it was found played on
   (``missed_before``): if it fits under that card, it is put in the log before it then
-  (``_missed_under``).
+  (``_missed_under``); so is a card glimpsed on the centre (read surely for a look) before the next card
+  covered it, once it leaves its pile for good (``_glimpsed_under``). A card played unseen under the top
+  that is then read on top of it was laid on it: the top was a foul, and the two change places when the
+  log bears that out (``_unseen_on_top``).
 - **Twin goal cards.** The goal cards come in twins whose faces differ only in a small printed id,
   and the recogniser names both the first twin (``Catalog.same_faces``). On the centre, a goal
   card already set aside is its twin when the twin follows the top (a scorer's second goal);
@@ -215,8 +218,10 @@ class CrazyKickAdapter:
         came_from = obs.from_xy
         if obs.kind == "moved" and came_from is not None and self.centre.contains(came_from):
             return []  # nudged within the pile
-        if obs.kind not in ("appeared", "moved", "relabelled") or self.game.in_play(card.id) is not None:
+        if obs.kind not in ("appeared", "moved", "relabelled"):
             return []
+        if self.game.in_play(card.id) is not None:
+            return self._unseen_on_top(obs, card)
         first, frame = self._plays.get(obs.track_id, (None, None))
         i = self._index_of(first)  # None: undone meanwhile
         # a foul put back after it (``_foul_taken_back``) was taken back: no card lies on this one
@@ -301,6 +306,32 @@ class CrazyKickAdapter:
         else:
             fixed["player"] = player
         return fixed
+
+    def _unseen_on_top(self, obs, card) -> list:
+        """The centre's top card, read anew surely (``GLIMPSE_SURE``) as ``card``, a card the log has played
+        unseen (``_missed``) right under that top's play: it was no card under it, it is laid on it. It had left
+        its pile as the top was laid, to be laid next, and the top was a foul the camera took for a play on
+        it (seed 9155, fouls 0.2: W33 laid against the rules on W40, W45 picked up meanwhile and laid on W40
+        0.4 s later; W45 was put under W33 and W33's foul lost). The two change places when the log bears it
+        out: the top is then a foul, and nothing else is (``_fouls_at``)."""
+        top, _ = self._plays.get(obs.track_id, (None, None))
+        i = self._index_of(top)
+        if (obs.kind != "relabelled" or obs.confidence < GLIMPSE_SURE or i is None or i == 0
+                or self.log[i - 1].get("card") != card.id or not self.log[i - 1].get("unseen")
+                or any(a.get("type") == "play" for a in self.log[i + 1:])):
+            return []
+        under = self.log[i - 1]
+        laid = camera_action({k: v for k, v in under.items() if k not in ("unseen", "t", "frame", "source")},
+                             self._t, obs.frame)
+        head, new, rest = self.log[:i - 1], [top, laid], self.log[i + 1:]
+        if self._fouls_at(head, new, 0, rest) is None:
+            return []
+        self.log[i - 1:i + 1] = new
+        self._plays[obs.track_id] = (laid, obs.frame)
+        self._read_as[obs.track_id] = {card.id}
+        self._sure[obs.track_id] = obs.confidence
+        return [Correction(i - 1, top, why=f"{card.id} is laid on {top['card']}, not under it: "
+                                           f"{top['card']} was a foul")]
 
     def _top_misread(self, obs, card) -> bool:
         """The top of the centre pile read anew as a card the engine would refuse there, that was never
