@@ -36,7 +36,7 @@ means over ``CELL`` px cells) and on each look:
 - a change over too much of the view that lasts longer, another view size, or ``refresh_every`` looks
   since the last whole read (a safety net): the whole view is read.
 
-Cards kept from before are named again on every look (stage 2 only, on their known corners): a card's face
+Cards kept from before are named again every ``rename_every`` looks (stage 2 only, on their known corners; every look but in Crazy Kick, every second): a card's face
 can change in place (a card turned up onto a pile) where the forgiving change map does not see it. All
 objects are then named together (``CardRecognizer.name``), so fodbold's one-of-a-kind pieces are still
 named jointly. The reference is updated only where a read happened, so a change that builds up slowly is
@@ -104,7 +104,12 @@ class IncrementalSettings:
 # played in quick succession are covered by the next one before the hand has gone: waiting missed them
 # (scripts/bench_referee.py crazy-kick seeds 9003-9008: 53 of 60 plays, 4 false calls waiting, 57 and 2
 # not; crazy 9009-9016: 87 of 99, 5 false calls waiting, 97 and none not).
-GAME_SETTINGS = {"fodbold": IncrementalSettings(busy_looks=5)}
+# Crazy Kick names its kept cards again every second look, not every look: its piles keep 12-14 cards in
+# view, each read both ways up, and renaming them was a fifth of its time. Measured (session 25, the same
+# videos, scripts/bench_referee.py crazy-kick --fouls 0.2 9149-9156 and 9059-9062, 9077-9080): every
+# action, foul and latency the same on 16 videos, review 1.7x -> 1.9x real time. Waiting a hand out there
+# (busy_looks=2, with the still-view read) lost 3 of 57 actions (9149-9152) and slowed the median call.
+GAME_SETTINGS = {"fodbold": IncrementalSettings(busy_looks=5), "crazy-kick": IncrementalSettings(rename_every=2)}
 
 
 def settings_for(game: str) -> IncrementalSettings:
