@@ -38,9 +38,10 @@ means over ``CELL`` px cells) and on each look:
 
 Cards kept from before are named again every ``rename_every`` looks (stage 2 only, on their known
 corners; every look but in Crazy Kick, every second look): a card's face can change in place (a card
-turned up onto a pile) where the forgiving change map does not see it. All objects are then named together (``CardRecognizer.name``), so fodbold's one-of-a-kind pieces are still
-named jointly. The reference is updated only where a read happened, so a change that builds up slowly is
-re-read once it adds up to the threshold.
+turned up onto a pile) where the forgiving change map does not see it. All objects are then named
+together (``CardRecognizer.name``), so fodbold's one-of-a-kind pieces are still named jointly. The
+reference is updated only where a read happened, so a change that builds up slowly is re-read once it
+adds up to the threshold.
 """
 from __future__ import annotations
 
