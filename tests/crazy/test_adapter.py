@@ -353,6 +353,40 @@ def test_a_trick_gathered_short_takes_a_card_read_on_one_of_its_cards_when_none_
     assert [(a["player"], a["card"]) for a in look(ad, game, 150, glimpses=[on_b])] == [("A", "G13")]
 
 
+def test_a_trick_swept_up_with_its_last_card_read_only_while_it_slid_in_is_played_before_its_tracks_go():
+    # seed 9130: Ann's Y2, the trick's last card, read twice (0.81, 0.90) while it still slid 8 mm, then the
+    # trick was swept up 0.25 s after it landed; played only when the tracker let the tracks go, 2.2 s later
+    from collections import deque
+
+    from referee.tracker import Track
+
+    def held(frame, misses, sliding=True):
+        tracks = [Track(k, *IN_FRONT[w], misses=misses, confirmed=True, rest=IN_FRONT[w], seen=frame - 3 * misses,
+                        reads=deque([(c, 0.9)])) for k, (w, c) in enumerate([("B", "G7"), ("C", "G9"), ("D", "G2")], 1)]
+        if sliding:
+            tracks.append(Track(7, *IN_FRONT["A"], reads=deque([("G13", 0.81), ("G13", 0.9)]), hits=2, misses=misses,
+                                confirmed=True, seen=frame - 3 * misses))
+        return Held(glimpses=[], tracks=tracks)
+
+    for sliding in (True, False):
+        game, ad = make()
+        play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])
+        assert ad.look(110, 110 / 30, held(110, misses=1, sliding=sliding)) == [], "covered a moment: not gone"
+        out = ad.look(130, 130 / 30, held(130, misses=6, sliding=sliding))  # out of view 0.6 s: swept up
+        if not sliding:
+            assert out == [] and len(ad.log) == 4, "nothing read there: nothing made up, and judged later"
+            gather(ad, [1, 2, 3], frame=175)
+            ann = Glimpse("G13", *IN_FRONT["A"], frame=100, confidence=0.79)
+            assert [(a["player"], a["card"]) for a in look(ad, game, 175, glimpses=[ann])] == [("A", "G13")]
+            continue
+        assert [(a["player"], a["card"], a["frame"]) for a in out] == [("A", "G13", 130)]
+        for a in out:
+            game.apply(ACTION_ADAPTER.validate_python(a))
+        assert game.round.current.cards == [] and game.round.current.leader == "A"
+        gather(ad, [1, 2, 3], frame=175)
+        assert look(ad, game, 175) == [], "judged once"
+
+
 def test_a_trick_gathered_short_with_nothing_surely_glimpsed_makes_nothing_up():
     game, ad = make()
     play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])

@@ -53,7 +53,9 @@
   surest) is that play (seed
   9072: Ann's Y13 read once at 0.79 before the sweep; her next lead was taken for the old trick's last
   card and every card after went astray). With no such glimpse nothing is made up. At the end of a
-  recording (``finish``) a trick whose cards have all been out of view for ``END_GONE_FRAMES`` counts as gone.
+  recording (``finish``) a trick whose cards have all been out of view for ``END_GONE_FRAMES`` counts as gone;
+  so it does at once, in play, when a card the tracker still holds that never lay still (read as it slid in,
+  then covered) can be its last card: it is played then, not when the tracker lets the tracks go (9130).
 - Cards leaving the trick area (a trick gathered) need no action: the engine closes a trick on its
   last card. The round choice is spoken, not seen: it comes from the operator (a key, a flag).
 
@@ -311,6 +313,15 @@ class CrazyAdapter:
         (``_glimpsed_last``). Plays made here are dated now, when the referee could know them."""
         self._tracker = tracker  # for ``finish``
         out = self._glimpsed_last(frame, t, tracker.glimpses)
+        if not out:
+            # swept up before the tracker lets its cards go (1.5 s): every card of the trick out of view as
+            # at the end of a recording, and the last card read in a look or two as it slid in, its track
+            # still held (seed 9130: Ann's Y2 read twice while it slid 8 mm, the trick swept up 0.25 s
+            # after it landed; played 2.2 s later). Judged only when such a card is there to be played
+            held = {tr.id for tr in getattr(tracker, "tracks", ())}
+            hidden = self._out_of_view(frame, tracker)
+            out = self._glimpsed_last(frame, t, [*tracker.glimpses, *self._sliding(tracker)],
+                                      gone=lambda track: track in held and hidden(track), final=False)
         if not self._waiting:
             return out
         lying = self._trick_lying(tracker)
@@ -335,12 +346,23 @@ class CrazyAdapter:
             return []
         # out of view: not read for END_GONE_FRAMES and not even sighted (a faint read of its own label at
         # its place, which keeps a track in view without a read) in the last looks
-        held = {tr.id: tr for tr in tracker.tracks}
-        gone = lambda track: track not in held or (  # noqa: E731
-            held[track].misses >= self.END_GONE_LOOKS and frame - held[track].seen >= self.END_GONE_FRAMES)
-        return self._glimpsed_last(frame, t, tracker.glimpses, gone=gone)
+        return self._glimpsed_last(frame, t, tracker.glimpses, gone=self._out_of_view(frame, tracker))
 
-    def _glimpsed_last(self, frame: int, t: float | None, glimpses, gone=None) -> list:
+    def _out_of_view(self, frame: int, tracker):
+        """track id -> out of view now: let go, or not read for ``END_GONE_FRAMES`` and not even sighted
+        faintly (which keeps a track in view without a read) in the last ``END_GONE_LOOKS`` looks."""
+        held = {tr.id: tr for tr in tracker.tracks}
+        return lambda track: track not in held or (
+            held[track].misses >= self.END_GONE_LOOKS and frame - held[track].seen >= self.END_GONE_FRAMES)
+
+    @staticmethod
+    def _sliding(tracker) -> list:
+        """What the tracker read of the objects it holds that never lay still and are out of view now (a
+        card read in a look or two as it slid in, then covered), as glimpses."""
+        return [tr.glimpse() for tr in getattr(tracker, "tracks", ())
+                if getattr(tr, "confirmed", False) and getattr(tr, "rest", 0) is None and getattr(tr, "misses", 0) > 0]
+
+    def _glimpsed_last(self, frame: int, t: float | None, glimpses, gone=None, final: bool = True) -> list:
         """The open trick, one card short, is gone from the table (every card of it vanished): it was
         gathered, so its last card was laid, too briefly in view for the tracker (seed 9072: Ann's Y13 read
         once at 0.79 as it slid in, then the trick was swept up; her next lead went to the old trick and
@@ -355,11 +377,12 @@ class CrazyAdapter:
         mine = [tr for tr, trick in self._trick_of.items() if trick == now and tr in self._plays_of]
         if not mine or any(self._lying.get(tr) == now and not (gone and gone(tr)) for tr in mine) or self._waiting:
             return []
-        self._short.add(now)  # judged once
         since = max(self.log[self._play_index[tr]].get("frame", -1) for tr in mine)
         spots = [self._xy[tr] for tr in mine]
         fits = [g for g in glimpses if g.frame > since and g.confidence >= self.GLIMPSE_SURE
                 and self.trick.contains((g.x, g.y)) and self._is_card(g.label) and self._can_be_on_table(g.label)]
+        if final or fits:
+            self._short.add(now)  # judged once (not yet when out of view but nothing to play: it may come back)
         if not fits:
             return []
         # one read apart from the trick's cards first (near one, it may be that one misread), then the surest
