@@ -16,8 +16,8 @@ count as one card. Latency runs from the frame the simulator laid the card (set 
 frame of the action logged for it; and, closer to what issue 8 asks, from the first frame from then in which
 it is in view (a hand may rest on a card it laid: ``first_in_view``) to the time it was first said in the
 event journal (``announced``: a play put right or put in by a later correction is said only then, while
-its action keeps the frame it was seen in). Both are of what a camera sees: a fodbold piece that stays put is listed apart
-(``stayed``). True actions missed in the last half second (``END_S``, the latency asked) are
+its action keeps the frame it was seen in). Both are of what a camera sees: a fodbold piece that stays
+put is listed apart (``stayed``). True actions missed in the last half second (``END_S``, the latency asked) are
 counted apart too: a card that lands then cannot lie still long enough before the recording ends; they
 still count against recall, and a second recall column counts only the true actions before the last
 half second (the ones a referee answering within the latency asked must have found).
@@ -105,9 +105,10 @@ def first_in_view(a: dict, seen: dict[str, list[int]]) -> int:
 
 def announced(path: Path, faces: dict[str, str] | None = None) -> dict[tuple, list[float]]:
     """When each play was first said, from the event journal (events.jsonl): for each event's key (its card,
-    a twin goal card by its first twin's name in ``faces``; a fodbold piece's move; a foul's player), the times it was written, in the review's own time. Events restated after a
-    correction keep the time of their action, so the time of a line is the latest time written up to it
-    (a correction's note holds when it was made)."""
+    a twin goal card by its first twin's name in ``faces``; a fodbold piece's move; a foul's player), the
+    times it was written, in the review's own time. Events restated after a correction keep the time of
+    their action, so the time of a line is the latest time written up to it (a correction's note holds
+    when it was made)."""
     out: dict[tuple, list[float]] = {}
     now = 0.0
     for line in path.read_text().splitlines() if path.is_file() else []:
@@ -215,12 +216,14 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     at_end = sum(1 for a in late if id(a) not in seen_true)
     in_time = len(truth) - len(late)  # the plays a referee can be asked for: lying still END_S before the end
     matched_in_time = sum(1 for t, _ in pairs if t.get("frame", 0) < info["frames"] - END_S * fps)
-    lat = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and not stayed(t)]
-    lat_stay = [(g["frame"] - t["frame"]) / fps for t, g in pairs if "frame" in t and "frame" in g and stayed(t)]
+    timed = [(t, g) for t, g in pairs if "frame" in t and "frame" in g]
+    seen_plays = [(t, g) for t, g in timed if not stayed(t)]
+    lat = [(g["frame"] - t["frame"]) / fps for t, g in seen_plays]
+    lat_stay = [(g["frame"] - t["frame"]) / fps for t, g in timed if stayed(t)]
     seen = in_view_frames(sim / "frames.jsonl") if (sim / "frames.jsonl").is_file() else {}
     said = announced(out / "events.jsonl", faces)
-    lat_view = [max(0.0, said_at(t, said, g["frame"] / fps, faces) - first_in_view(t, seen) / fps) for t, g in pairs
-                if "frame" in t and "frame" in g and not stayed(t)]
+    lat_view = [max(0.0, said_at(t, said, g["frame"] / fps, faces) - first_in_view(t, seen) / fps)
+                for t, g in seen_plays]
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
     called = named(violations(res["scoresheet"]), violations(truth_sheet))
     false_calls = sum((called - violations(truth_sheet)).values())
@@ -232,7 +235,8 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
             "in_time": in_time, "matched_in_time": matched_in_time,
             "score_ok": totals(res["scoresheet"]) == totals(truth_sheet), "false_calls": false_calls,
             "true_fouls": true_fouls, "provable": sum(fair.values()), "fouls_called": fouls_called,
-            "latency": lat, "latency_view": lat_view, "latency_stay": lat_stay, "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
+            "latency": lat, "latency_view": lat_view, "latency_stay": lat_stay,
+            "speed": stats["video seconds"] / max(stats["review seconds"], 1e-9),
             "ms_per_frame": 1000 * stats["review seconds"] / max(stats["frames"], 1), "sim_s": sim_s}
 
 

@@ -318,10 +318,8 @@ class CrazyAdapter:
             # at the end of a recording, and the last card read in a look or two as it slid in, its track
             # still held (seed 9130: Ann's Y2 read twice while it slid 8 mm, the trick swept up 0.25 s
             # after it landed; played 2.2 s later). Judged only when such a card is there to be played
-            held = {tr.id for tr in getattr(tracker, "tracks", ())}
-            hidden = self._out_of_view(frame, tracker)
             out = self._glimpsed_last(frame, t, [*tracker.glimpses, *self._sliding(tracker)],
-                                      gone=lambda track: track in held and hidden(track), final=False)
+                                      gone=self._out_of_view(frame, tracker, let_go=False), final=False)
         if not self._waiting:
             return out
         lying = self._trick_lying(tracker)
@@ -348,11 +346,12 @@ class CrazyAdapter:
         # its place, which keeps a track in view without a read) in the last looks
         return self._glimpsed_last(frame, t, tracker.glimpses, gone=self._out_of_view(frame, tracker))
 
-    def _out_of_view(self, frame: int, tracker):
-        """track id -> out of view now: let go, or not read for ``END_GONE_FRAMES`` and not even sighted
-        faintly (which keeps a track in view without a read) in the last ``END_GONE_LOOKS`` looks."""
-        held = {tr.id: tr for tr in tracker.tracks}
-        return lambda track: track not in held or (
+    def _out_of_view(self, frame: int, tracker, let_go: bool = True):
+        """track id -> out of view now: not read for ``END_GONE_FRAMES`` and not even sighted faintly (which
+        keeps a track in view without a read) in the last ``END_GONE_LOOKS`` looks; or let go (``let_go``:
+        in play a track let go makes its own vanished observation)."""
+        held = {tr.id: tr for tr in getattr(tracker, "tracks", ())}
+        return lambda track: let_go if track not in held else (
             held[track].misses >= self.END_GONE_LOOKS and frame - held[track].seen >= self.END_GONE_FRAMES)
 
     @staticmethod

@@ -165,7 +165,7 @@ class CrazyKickAdapter:
         self._put_back: list[dict] = []  # the fouls ``_foul_taken_back`` put back in the log
         self._gone: dict[str, int] = {}  # card id -> the frame a back was last read where it lay on a pile
         self._play_gone: dict[int, int | None] = {}  # track id -> that frame for the card of its last play
-        self._glimpsed: dict[str, tuple[int, float]] = {}  # card id -> (frame, confidence) of its surest late
+        self._glimpsed: dict[str, tuple[int, float]] = {}  # card id -> (frame, confidence) of its latest sure
                                                            # glimpse on the centre (``look``)
         self._t = 0.0
 
@@ -733,7 +733,7 @@ class CrazyKickAdapter:
         game = self.game
         if (seen is None or frame - seen[0] > self.missed_frames or game.in_play(card_id) is not None
                 or self._ever_played(card_id) or game.catalog[card_id].team != game.team_of[player]
-                or any(c[0] == card_id for cards in self.zone_cards.values() for c in cards.values())):
+                or self._on_a_pile(card_id)):
             return []
         i = next((k for k, a in enumerate(self.log) if a.get("type") == "play" and a.get("frame", -1) > seen[0]), None)
         # not once a goal or a ball out came since: everyone picks up his piles then
@@ -768,7 +768,7 @@ class CrazyKickAdapter:
                 or any(g > last.get("frame", frame) for g in self._goal_frames)
                 or any(a.get("type") == "ball_out" for a in self.log[i + 1:])
                 or game.in_play(card_id) is not None or self._ever_played(card_id)
-                or any(c[0] == card_id for cards in self.zone_cards.values() for c in cards.values())):
+                or self._on_a_pile(card_id)):
             return []
         missed = camera_action({"type": "play", "card": card_id, "player": player, "unseen": True},
                                last.get("t", self._t), last.get("frame"))
@@ -789,8 +789,8 @@ class CrazyKickAdapter:
         other card is a play of its own. Its play is put back in the log, before the
         other card, or after it when the other was read on the centre first (the foul laid on it); when
         the log bears out neither, in the other order (the other card's read there first may be older
-        than the reads kept). Only when the log bears it out: it fouls there, and the log has at most one violation more (its
-        own). A card that left its pile unseen on the centre before it (``_left``) is tried under it,
+        than the reads kept). Only when the log bears it out: it fouls there, and the log has at most one
+        violation more (its own). A card that left its pile unseen on the centre before it (``_left``) is tried under it,
         and taken when the log then has fewer violations and no other such card does as well (seed
         9060, fouls 0.2: W1's W40 laid under hands, W2's W16 on it for 0.3 s and taken back, W46 on
         W40; W16 then W46 was taken for one card relabelled, and W46 on the top the camera knew, R09,
@@ -868,6 +868,10 @@ class CrazyKickAdapter:
         face = self._face(card_id)
         if len(self._twins.get(face, ())) > 1:
             self._twin_left.setdefault(face, {})[p] = (removed, frame)
+
+    def _on_a_pile(self, card_id: str) -> bool:
+        """Whether ``card_id`` is read on a player's pile now (awaited on the centre or not)."""
+        return any(c[0] == card_id for cards in self.zone_cards.values() for c in cards.values())
 
     def _showing(self, card_id: str) -> bool:
         """Whether ``card_id`` lies on a player's pile now (read there, not awaited on the centre)."""
