@@ -1261,3 +1261,42 @@ def test_with_tracked_piles_a_card_put_right_from_a_misread_is_no_foul_for_not_b
     tb.see("relabelled", 1, x, CENTRE, old="R01", frames=4)
     tb.see("relabelled", 1, y, CENTRE, old=x, frames=6, reads=(x, y, y))  # put right soon
     assert tb.plays()[-1] == (y, "Bob") and tb.game.violations == []
+
+
+def test_a_card_never_on_a_pile_read_as_the_unseen_card_slid_in_and_then_read_as_it_was_that_card_misread():
+    """Seed 9158: W1's W36 left his pile and, as it slid onto the centre, was read W50 (a card on nobody's
+    pile): W36 was put in unseen and W50 played on it. 0.4 s later the top was read W36, surer: W50 was W36
+    misread (W50 had been read on W2's pile for a while, for W52, and read right again). Read less surely,
+    nothing changes; when the card read first left a pile, it was a card."""
+    for case in ("misread", "unsure", "on_a_pile"):
+        tb = Table()
+        a, z = _gone_unseen_then(tb)
+        owner = "Cyd" if tb.game.catalog[z].team == "white" else "Ann"
+        if case == "on_a_pile":
+            tb.see("appeared", 8, z, PILE[owner])
+            tb.see("vanished", 8, z, PILE[owner])
+        else:  # another card of that player's read as z a while, then read right again: no sign z lay there
+            y = next(c.id for c in tb.game.catalog if c.team == tb.game.catalog[z].team and c.id != z
+                     and not (c.is_goal or c.is_keeper))
+            tb.see("appeared", 8, y, PILE[owner])
+            tb.see("relabelled", 8, z, PILE[owner], old=y, frames=3)
+            tb.see("relabelled", 8, y, PILE[owner], old=z, frames=40)
+        tb.see("appeared", 5, a, PILE["Bob"])
+        tb.see("relabelled", 5, "back", PILE["Bob"], old=a, frames=5)   # a taken off Bob's pile
+        tb.see("relabelled", 1, z, CENTRE, old="R01", frames=5, confidence=0.63)  # a sliding in, read z
+        assert [c for c, _ in tb.plays()] == ["R01", a, z] and tb.ad.log[-2]["unseen"] is True
+        out = tb.see("relabelled", 1, a, CENTRE, old=z, frames=12, confidence=0.5 if case == "unsure" else 0.8)
+        if case == "unsure":
+            assert [c for c, _ in tb.plays()] == ["R01", a, z]
+            continue
+        if case == "on_a_pile":  # z is a card of its own, laid against the rules (``_unseen_on_top``)
+            assert [c for c, _ in tb.plays()] == ["R01", z, a]
+            continue
+        assert [type(o) for o in out] == [Correction] and out[0].action is None
+        assert tb.plays() == [("R01", None), (a, "Bob")] and "unseen" not in tb.ad.log[-1]
+        assert tb.game.top.id == a and tb.game.violations == [] and tb.game.in_play(z) is None
+        b = next(c for c in tb.game.legal_cards() if tb.game.catalog[c].team == "red"
+                 and not (tb.game.catalog[c].is_goal or tb.game.catalog[c].is_keeper))
+        tb.see("appeared", 9, b, PILE["Ann"])
+        tb.see("relabelled", 1, b, CENTRE, old=a, frames=20)              # the next card is a play of its own
+        assert [c for c, _ in tb.plays()] == ["R01", a, b] and tb.game.violations == []

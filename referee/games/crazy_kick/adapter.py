@@ -71,7 +71,9 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   (``_missed_under``); so is a card glimpsed on the centre (read surely for a look) before the next card
   covered it, once it leaves its pile for good (``_glimpsed_under``). A card played unseen under the top
   that is then read on top of it was laid on it: the top was a foul, and the two change places when the
-  log bears that out (``_unseen_on_top``).
+  log bears that out (``_unseen_on_top``). A card never seen on a pile, played on the unseen card in
+  the same look and then read as that card, was that card misread as it slid in: its play goes
+  (``_misread_unseen``).
 - **Twin goal cards.** The goal cards come in twins whose faces differ only in a small printed id,
   and the recogniser names both the first twin (``Catalog.same_faces``). On the centre, a goal
   card already set aside is its twin when the twin follows the top (a scorer's second goal);
@@ -165,6 +167,9 @@ class CrazyKickAdapter:
         self._put_back: list[dict] = []  # the fouls ``_foul_taken_back`` put back in the log
         self._gone: dict[str, int] = {}  # card id -> the frame a back was last read where it lay on a pile
         self._play_gone: dict[int, int | None] = {}  # track id -> that frame for the card of its last play
+        # track id -> whether the card of its last play had left a player's pile (``_left``) or came carried
+        self._from_a_pile: dict[int, bool] = {}
+        self._left_flicker: set[str] = set()  # cards whose leaving (``_left``) was a flicker of the camera's
         self._glimpsed: dict[str, tuple[int, float]] = {}  # card id -> (frame, confidence) of its latest sure
                                                            # glimpse on the centre (``look``)
         self._t = 0.0
@@ -221,7 +226,7 @@ class CrazyKickAdapter:
         if obs.kind not in ("appeared", "moved", "relabelled"):
             return []
         if self.game.in_play(card.id) is not None:
-            return self._unseen_on_top(obs, card)
+            return self._misread_unseen(obs, card) or self._unseen_on_top(obs, card)
         first, frame = self._plays.get(obs.track_id, (None, None))
         i = self._index_of(first)  # None: undone meanwhile
         # a foul put back after it (``_foul_taken_back``) was taken back: no card lies on this one
@@ -307,6 +312,33 @@ class CrazyKickAdapter:
             fixed["player"] = player
         return fixed
 
+    def _misread_unseen(self, obs, card) -> list:
+        """The centre's top card read anew, at least as surely as when it was played, as ``card``: the card
+        the log played unseen (``_missed``) right under it in the same look. When the top's card had not left
+        a player's pile when it was played, nor was carried from one, and lies on none (cards are laid from
+        the piles the camera watches; a top replaced by a flicker did not leave), it was that card misread as it slid in, not a card of its own: its
+        play goes, and the card under it was seen after all (seed 9158: W1's W36 read W50 at 0.53-0.73 as it
+        slid onto W52, W36 put in unseen under a W50 of W2's; W36 read at 0.80 0.4 s later; W50's real play
+        7 s later was then missed, and a card made up for it. W50 had been read on W2's pile once, for W52:
+        having been seen there is no sign)."""
+        top, frame = self._plays.get(obs.track_id, (None, None))
+        i = self._index_of(top)
+        if obs.kind != "relabelled" or i is None or obs.confidence < self._sure.get(obs.track_id, 1.0):
+            return []
+        j = next((k for k in range(i - 1, -1, -1) if self.log[k].get("type") == "play"), None)
+        if (j is None or self.log[j].get("card") != card.id or not self.log[j].get("unseen")
+                or self.log[j].get("frame") != top.get("frame") or self._from_a_pile.get(obs.track_id, True)
+                or self._on_a_pile(top["card"]) or any(a.get("type") == "play" for a in self.log[i + 1:])):
+            return []
+        seen = {k: v for k, v in self.log[j].items() if k != "unseen"}
+        self.log[j] = seen
+        del self.log[i]
+        self._plays[obs.track_id] = (seen, frame)
+        self._read_as[obs.track_id] = {card.id}
+        self._sure[obs.track_id] = obs.confidence
+        self._late = None
+        return [Correction(i, None, why=f"{top['card']} was {card.id} misread as it was laid")]
+
     def _unseen_on_top(self, obs, card) -> list:
         """The centre's top card, read anew surely (``GLIMPSE_SURE``) as ``card``, a card the log has played
         unseen (``_missed``) right under that top's play: it was no card under it, it is laid on it. It had left
@@ -381,6 +413,8 @@ class CrazyKickAdapter:
                 and (flicker or self._missed(card, obs) is None))
 
     def _play(self, obs, card, t) -> list:
+        self._from_a_pile[obs.track_id] = ((card.id in self._left and card.id not in self._left_flicker)
+                                           or obs.kind != "relabelled")
         undone = self._undo_late(card)
         played_on = self._played_on(card) if undone is None else None
         action = {"type": "play", "card": card.id}
@@ -681,7 +715,7 @@ class CrazyKickAdapter:
                             flicker = (obs.label in self._pile_reads.get(obs.track_id, ())
                                        or obs.confidence < COVER_SURE)
                             masked = (old, obs.frame, flicker)
-                            self._leaves(old, p, obs.frame, removed=False)
+                            self._leaves(old, p, obs.frame, removed=False, flicker=flicker)
                         if ((before is None or before[0] not in self.game.catalog.cards)
                                 and self._face(obs.label) in self._corrected):
                             # shows anew on his pile, where nothing or a back lay: not the top read anew after
@@ -860,11 +894,16 @@ class CrazyKickAdapter:
         """The first id of the cards with ``card_id``'s face (the recogniser's name for twins)."""
         return self._faces.get(card_id, card_id)
 
-    def _leaves(self, card_id: str, p: str, frame: int, removed: bool) -> None:
+    def _leaves(self, card_id: str, p: str, frame: int, removed: bool, flicker: bool = False) -> None:
         """``card_id`` left ``p``'s pile (maybe to the centre): ``removed`` when nothing or a back shows
-        where it lay, else another card showed on it (a top replaced: maybe covered). A face with a twin
+        where it lay, else another card showed on it (a top replaced: maybe covered); ``flicker`` when that
+        card was read there before, or unsurely (no evidence either way, ``_piles``). A face with a twin
         is also kept per player (``_twin_left``): the twins lie on two piles and may leave both."""
         self._left[card_id] = (p, frame)
+        if flicker:
+            self._left_flicker.add(card_id)
+        else:
+            self._left_flicker.discard(card_id)
         face = self._face(card_id)
         if len(self._twins.get(face, ())) > 1:
             self._twin_left.setdefault(face, {})[p] = (removed, frame)
