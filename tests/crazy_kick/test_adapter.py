@@ -1300,3 +1300,22 @@ def test_a_card_never_on_a_pile_read_as_the_unseen_card_slid_in_and_then_read_as
         tb.see("appeared", 9, b, PILE["Ann"])
         tb.see("relabelled", 1, b, CENTRE, old=a, frames=20)              # the next card is a play of its own
         assert [c for c, _ in tb.plays()] == ["R01", a, b] and tb.game.violations == []
+
+
+def test_a_card_glimpsed_on_a_players_pile_as_he_took_it_was_laid_by_him():
+    """Seed 9062 (fouls 0.2): R2's R60 turned up on his pile and picked up at once (read there for one look at
+    0.89, on the track of the card it lay on), then laid on the centre: R2 laid it. Not when read unsurely,
+    on a pile of the other team, or long before."""
+    from types import SimpleNamespace
+
+    from referee.tracker import Glimpse
+
+    for sure, where, ago, who in ((0.89, "Bob", 10, "Bob"), (0.6, "Bob", 10, None), (0.89, "Cyd", 10, None),
+                                  (0.89, "Bob", 400, None)):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        x = legal(tb.game, "red")
+        pile = PILE[where]
+        tb.ad.look(tb.frame + 3, None, SimpleNamespace(glimpses=[Glimpse(x, pile[0], pile[1], tb.frame + 3, sure)]))
+        tb.see("relabelled", 1, x, CENTRE, old="R01", frames=ago)  # x laid on the centre, no track carried it
+        assert tb.plays() == [("R01", None), (x, who)], (sure, where, ago)

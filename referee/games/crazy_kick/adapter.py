@@ -33,7 +33,8 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   carried straight from a pile names that pile, and so does a card that just left a pile (a back
   showed where it lay; a misread of another pile's top may have put it on that pile since).
   A card read on a pile while it lies on another player's pile is a misread there (a card lies on one
-  pile only): it does not move where the card was last seen. Otherwise the player of the card's team whose pile
+  pile only): it does not move where the card was last seen. A card read surely on a pile of its team for a
+  look only (turned up and taken at once) names that pile. Otherwise the player of the card's team whose pile
   is nearest to where the card came from (or came to rest) when that is the only guess, else no
   player: the engine then judges the card without the checks that need a player (``wrong_team``,
   ``not_on_top``), which is better than a false foul on a guess. A card of the other team is
@@ -172,6 +173,8 @@ class CrazyKickAdapter:
         self._left_flicker: set[str] = set()  # cards whose leaving (``_left``) was a flicker of the camera's
         self._glimpsed: dict[str, tuple[int, float]] = {}  # card id -> (frame, confidence) of its latest sure
                                                            # glimpse on the centre (``look``)
+        self._pile_glimpsed: dict[str, tuple[str, int]] = {}  # card id -> (player, frame) of its latest sure
+                                                              # glimpse on a pile of his (``look``)
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -618,8 +621,9 @@ class CrazyKickAdapter:
         return {"type": "table", "piles": {player: tops}}
 
     def _who(self, obs, card) -> str | None:
-        """Who laid ``card``: the pile it came from, the pile it last lay on, else the one nearest
-        pile of its team; None when there is no telling."""
+        """Who laid ``card``: the pile it came from, the pile it last lay on, the pile it was glimpsed on
+        lately (read surely for a look: ``look``), else the one nearest pile of its team; None when there
+        is no telling."""
         team = self.game.teams[card.team]
         if obs.from_xy is not None:
             for p in team:
@@ -641,6 +645,11 @@ class CrazyKickAdapter:
             return left[0]
         if self.seen_on.get(card.id) in team:
             return self.seen_on[card.id]
+        glimpse = self._pile_glimpsed.get(card.id)
+        if glimpse is not None and obs.frame - glimpse[1] <= self.missed_frames:
+            # read surely on his pile for a look only, as the hand took it (seed 9062, fouls 0.2: R2's R60
+            # turned up and picked up at once, read once there at 0.89, then laid on the centre)
+            return glimpse[0]
         if len(team) == 1:
             return team[0]
         x, y = obs.from_xy if obs.from_xy is not None else (obs.x, obs.y)
@@ -746,15 +755,23 @@ class CrazyKickAdapter:
         return ([self._emit({"type": "table", "piles": piles}, t, obs.frame)] if piles else []) + fixes
 
     def look(self, frame: int, t, tracker) -> list:
-        """After each look: keep the cards the tracker glimpsed on the centre (read for too few looks to be
-        an object, or read on a card there as another label) at least ``GLIMPSE_SURE``, for
-        ``_glimpsed_under``. Makes no action itself."""
+        """After each look: keep the cards the tracker glimpsed (read for too few looks to be an object, or
+        read on a card there as another label) at least ``GLIMPSE_SURE``: on the centre, for
+        ``_glimpsed_under``; on a pile of a player of the card's team, for ``_who``. Makes no action itself."""
         for g in tracker.glimpses:
-            if (g.confidence >= GLIMPSE_SURE and g.label in self.game.catalog.cards
-                    and self.centre.contains((g.x, g.y)) and frame - g.frame <= self.missed_frames):
+            if (g.confidence < GLIMPSE_SURE or g.label not in self.game.catalog.cards
+                    or frame - g.frame > self.missed_frames):
+                continue
+            if self.centre.contains((g.x, g.y)):
                 was = self._glimpsed.get(g.label)
                 if was is None or g.frame > was[0]:
                     self._glimpsed[g.label] = (g.frame, g.confidence)
+                continue
+            team = self.game.teams[self.game.catalog[g.label].team]
+            p = next((q for q in team if self.pile_zones[q].contains((g.x, g.y))), None)
+            was = self._pile_glimpsed.get(g.label)
+            if p is not None and (was is None or g.frame > was[1]):
+                self._pile_glimpsed[g.label] = (p, g.frame)
         return []
 
     def _glimpsed_under(self, card_id: str, player: str, frame: int) -> list:
