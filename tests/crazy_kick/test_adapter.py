@@ -1319,3 +1319,49 @@ def test_a_card_glimpsed_on_a_players_pile_as_he_took_it_was_laid_by_him():
         tb.ad.look(tb.frame + 3, None, SimpleNamespace(glimpses=[Glimpse(x, pile[0], pile[1], tb.frame + 3, sure)]))
         tb.see("relabelled", 1, x, CENTRE, old="R01", frames=ago)  # x laid on the centre, no track carried it
         assert tb.plays() == [("R01", None), (x, who)], (sure, where, ago)
+
+
+def test_the_twin_of_a_goal_card_resting_in_the_goal_area_laid_against_the_rules_is_called():
+    """Seed 9165 (fouls 0.2): W2's W55 scored and lay in the goal area; later W1's twin W56 was laid on the
+    centre against the rules for 0.3 s, read W55 (the recogniser names twins alike): the goal card lies in
+    the goal area, so this is the twin, and a foul. With the goal area's card gone from view, the card on
+    the centre may be the goal card itself moved there: no call."""
+    for resting in (True, False):
+        tb = Table()
+        game = tb.game
+        track = 1
+        while not game.is_legal("R55") and not game.is_legal("R56"):
+            card = next((c for c in game.legal_cards() if game.catalog[c].team == "red" and 10 in
+                         game.catalog[c].passes), None) or legal(game, "red", keeper=game.top is None)
+            tb.see("appeared", track, card, CENTRE)
+            track += 1
+        tb.see("appeared", track, "R55", CENTRE)
+        tb.see("moved", track, "R55", GOAL_AREA["A"], from_xy=CENTRE)   # set aside in the goal area
+        assert game.score["red"] == 1 and not game.is_legal("R56")
+        if not resting:
+            tb.see("vanished", track, "R55", GOAL_AREA["A"])
+        n = len(game.violations)
+        tb.see("appeared", track + 1, "R55", CENTRE)                     # R56 laid, read R55
+        if resting:
+            assert tb.plays()[-1][0] == "R56" and len(game.violations) == n + 1 and game.score["red"] == 1
+        else:
+            assert tb.plays()[-1][0] == "R55" and len(game.violations) == n
+
+
+def test_a_card_read_surely_on_the_top_taken_for_a_misread_then_back_on_a_pile_was_a_foul_taken_back():
+    """Seed 9166 (fouls 0.2): W1's W05, turned up from the hand and laid on R02 for 0.4 s (read at 0.89; never
+    seen on a pile, nobody to name: taken for the top misread), then put on W1's pile: a foul taken back.
+    Not when it was read unsurely there, or shows on the pile only long after."""
+    for sure, later, called in ((0.89, 25, True), (0.6, 25, False), (0.89, 200, False)):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        x = illegal(tb.game, "white")
+        tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10, confidence=sure)   # x laid on R01
+        tb.see("relabelled", 1, "R01", CENTRE, old=x, frames=10)                   # taken back: R01 shows
+        assert [c for c, _ in tb.plays()] == ["R01"] and tb.game.violations == []
+        tb.see("appeared", 8, x, PILE["Cyd"], frames=later)                         # x on Cyd's pile
+        if called:
+            assert tb.plays() == [("R01", None), (x, "Cyd")] and tb.game.top.id == "R01"
+            assert [v.player for v in tb.game.violations] == ["Cyd"]
+        else:
+            assert [c for c, _ in tb.plays()] == ["R01"] and tb.game.violations == []

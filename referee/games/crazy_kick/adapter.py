@@ -27,7 +27,9 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   another play after it, are new cards. A card taken for a misread that shows anew on its player's
   pile within ``RETURN_FRAMES``, or that had left his pile (a back read where it lay) before it was read
   on the centre and lies on no pile, was a card laid against the rules and taken back: its play is put
-  back, a foul, when the log bears that out (``_foul_taken_back``).
+  back, a foul, when the log bears that out (``_foul_taken_back``). So was a card read surely on the top
+  and taken for a misread there (``_top_misread``) that shows on a pile of its player's within
+  ``RETURN_FRAMES`` (``_dismissed_taken_back``).
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile, and so does a card that just left a pile (a back
@@ -78,7 +80,8 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
 - **Twin goal cards.** The goal cards come in twins whose faces differ only in a small printed id,
   and the recogniser names both the first twin (``Catalog.same_faces``). On the centre, a goal
   card already set aside is its twin when the twin follows the top (a scorer's second goal);
-  otherwise it is the card itself seen again, and no play. A face that left one player's pile lately
+  otherwise it is the card itself seen again, and no play, unless a card of that face rests in a goal
+  area meanwhile: then it is the twin, judged as laid. A face that left one player's pile lately
   while a card of it lies on another's is the first player's card: the one lying there is its twin.
 - **Goal cards set aside.** A goal card coming to rest in a goal area that the engine has not
   counted and this adapter never played (the camera missed it on the pile: a hand covered it) is
@@ -170,7 +173,11 @@ class CrazyKickAdapter:
         self._play_gone: dict[int, int | None] = {}  # track id -> that frame for the card of its last play
         # track id -> whether the card of its last play had left a player's pile (``_left``) or came carried
         self._from_a_pile: dict[int, bool] = {}
-        self._left_flicker: set[str] = set()  # cards whose leaving (``_left``) was a flicker of the camera's
+        self._left_flicker: set[str] = set()
+        self._in_goal: dict[int, str] = {}
+        # face -> (card id, frame, time, the play it lay on) of a sure read on the top that ``_top_misread``
+        # dismissed: ``_dismissed_taken_back``
+        self._dismissed: dict[str, tuple] = {}  # track id -> the face of the card resting in a goal area  # cards whose leaving (``_left``) was a flicker of the camera's
         self._glimpsed: dict[str, tuple[int, float]] = {}  # card id -> (frame, confidence) of its latest sure
                                                            # glimpse on the centre (``look``)
         self._pile_glimpsed: dict[str, tuple[str, int]] = {}  # card id -> (player, frame) of its latest sure
@@ -200,8 +207,12 @@ class CrazyKickAdapter:
             return []
         out: list = []
         here = (obs.x, obs.y)
+        if card is None or obs.kind == "vanished" or not any(z.contains(here) for z in self.goal_zones):
+            self._in_goal.pop(obs.track_id, None)
+        else:
+            self._in_goal[obs.track_id] = self._face(card.id)
         if card is not None and obs.kind != "vanished" and self.centre.contains(here):
-            card = self._free_twin(card)
+            card = self._free_twin(card, obs)
         if obs.kind == "vanished" or (obs.kind == "moved" and obs.from_xy is not None
                                       and self.centre.contains(obs.from_xy) and not self.centre.contains(here)):
             self._taken_back.add(obs.track_id)
@@ -285,6 +296,9 @@ class CrazyKickAdapter:
                     out += self._foul_taken_back(first["card"], first["player"], obs.frame)
                 return out
         if self._top_misread(obs, card):
+            if obs.confidence >= GLIMPSE_SURE:  # read surely: if it shows on a pile soon, it was a foul taken back
+                on = next((a for a in reversed(self.log) if a.get("type") == "play"), None)
+                self._dismissed[self._face(card.id)] = (card.id, obs.frame, self._t, on)
             return []
         return self._play(obs, card, t)
 
@@ -381,16 +395,22 @@ class CrazyKickAdapter:
                 and self._who(obs, card) is None and self._played_on(card) is None
                 and self._missed(card, obs) is None)
 
-    def _free_twin(self, card):
+    def _free_twin(self, card, obs):
         """The recogniser names a goal card and its twin alike, as the first twin (``same_faces``: the
         faces differ only in a small printed id). On the centre, that card already set aside as a
         goal is its twin when the twin would follow the top: the same scorer's second goal. Not when
         the twin would not follow (the goal card itself lingering on the centre after its goal, seen
-        again after a hand: the pile is empty then, and a goal card never starts one): no call."""
+        again after a hand: the pile is empty then, and a goal card never starts one): no call, unless
+        a card of that face rests in a goal area meanwhile (``_in_goal``): the card set aside lies there,
+        so this one is the twin, laid against the rules (seed 9165, fouls 0.2: W1's W56 laid for 0.3 s
+        after a goal while W2's W55 lay in the goal area since its goal; read W55, it went uncalled)."""
         if self.game.in_play(card.id) != "aside":
             return card
-        twin = next((c for c in self._twins.get(self._face(card.id), ())
-                     if c != card.id and self.game.is_legal(c)), None)
+        free = [c for c in self._twins.get(self._face(card.id), ()) if c != card.id and self.game.in_play(c) is None]
+        twin = next((c for c in free if self.game.is_legal(c)), None)
+        if twin is None and free and any(face == self._face(card.id) for tid, face in self._in_goal.items()
+                                         if tid != obs.track_id):
+            twin = free[0]
         return card if twin is None else self.game.catalog[twin]
 
     def _misread_late(self, first: dict, card, obs) -> bool:
@@ -730,6 +750,9 @@ class CrazyKickAdapter:
                             # shows anew on his pile, where nothing or a back lay: not the top read anew after
                             # a misread of it as another card (that was no card leaving)
                             back += self._foul_taken_back(obs.label, p, obs.frame)
+                        elif ((before is None or before[0] not in self.game.catalog.cards)
+                              and self._face(obs.label) in self._dismissed):
+                            back += self._dismissed_taken_back(obs.label, p, obs.frame)
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
                         self._covered.pop(obs.label, None)
@@ -892,6 +915,28 @@ class CrazyKickAdapter:
         self._read_as.get(track, set()).discard(card.id)
         return [Correction(i + new.index(foul), foul, why=f"{card.id} is back on {p}'s pile: it was laid and "
                                                           f"taken back, a foul, and {fixed['card']} is a card of its own")]
+
+    def _dismissed_taken_back(self, label: str, p: str, frame: int) -> list:
+        """``label`` shows anew on ``p``'s pile (where nothing or a back lay) within ``RETURN_FRAMES`` of a sure
+        read of it on the centre's top that ``_top_misread`` dismissed (a card the engine refused there, never
+        seen on a pile, nobody to name): it was a card, turned up, laid against the rules and taken back into
+        his piles. Its play goes in the log on the play it lay on, by ``p``, when the log bears it out (it
+        fouls there, and the log has at most one violation more: ``_fouls_at``). Seed 9166, fouls 0.2: W1's
+        W05 laid from the hand on R02 for 0.4 s, read at 0.89, then on W1's pile 0.8 s later."""
+        card_id, at, t, on = self._dismissed.pop(self._face(label))
+        game = self.game
+        i = self._index_of(on)
+        if (frame - at > RETURN_FRAMES or i is None or game.catalog[card_id].team != game.team_of[p]
+                or game.in_play(card_id) is not None or self._ever_played(card_id)):
+            return []
+        foul = camera_action({"type": "play", "card": card_id, "player": p}, t, at)
+        head, rest = self.log[:i + 1], self.log[i + 1:]
+        if self._fouls_at(head, [foul], 0, rest) is None:
+            return []
+        self.log.insert(i + 1, foul)
+        self._put_back.append(foul)
+        return [Correction(i + 1, foul, why=f"{card_id} is back on {p}'s pile: it was laid on {on['card']} and "
+                                            "taken back, a foul")]
 
     def _fouls_at(self, head: list[dict], new: list[dict], k: int, rest: list[dict]) -> int | None:
         """The violations of the log ``head + new + rest`` when ``new[k]`` is one of them, what comes before it
