@@ -74,7 +74,7 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   (``_missed_under``); so is a card glimpsed on the centre (read surely for a look) before the next card
   covered it, once it leaves its pile for good (``_glimpsed_under``). A card played unseen under the top
   that is then read on top of it was laid on it: the top was a foul, and the two change places when the
-  log bears that out (``_unseen_on_top``). A card never seen on a pile, played on the unseen card in
+  log bears that out (``_unseen_on_top``). A card that had left no pile, played on the unseen card in
   the same look and then read as that card, was that card misread as it slid in: its play goes
   (``_misread_unseen``).
 - **Twin goal cards.** The goal cards come in twins whose faces differ only in a small printed id,
@@ -173,11 +173,11 @@ class CrazyKickAdapter:
         self._play_gone: dict[int, int | None] = {}  # track id -> that frame for the card of its last play
         # track id -> whether the card of its last play had left a player's pile (``_left``) or came carried
         self._from_a_pile: dict[int, bool] = {}
-        self._left_flicker: set[str] = set()
-        self._in_goal: dict[int, str] = {}
+        self._left_flicker: set[str] = set()  # cards whose leaving (``_left``) was a flicker of the camera's
+        self._in_goal: dict[int, str] = {}  # track id -> the face of the card resting in a goal area
         # face -> (card id, frame, time, the play it lay on) of a sure read on the top that ``_top_misread``
         # dismissed: ``_dismissed_taken_back``
-        self._dismissed: dict[str, tuple] = {}  # track id -> the face of the card resting in a goal area  # cards whose leaving (``_left``) was a flicker of the camera's
+        self._dismissed: dict[str, tuple] = {}
         self._glimpsed: dict[str, tuple[int, float]] = {}  # card id -> (frame, confidence) of its latest sure
                                                            # glimpse on the centre (``look``)
         self._pile_glimpsed: dict[str, tuple[str, int]] = {}  # card id -> (player, frame) of its latest sure
@@ -333,8 +333,8 @@ class CrazyKickAdapter:
         """The centre's top card read anew, at least as surely as when it was played, as ``card``: the card
         the log played unseen (``_missed``) right under it in the same look. When the top's card had not left
         a player's pile when it was played, nor was carried from one, and lies on none (cards are laid from
-        the piles the camera watches; a top replaced by a flicker did not leave), it was that card misread as it slid in, not a card of its own: its
-        play goes, and the card under it was seen after all (seed 9158: W1's W36 read W50 at 0.53-0.73 as it
+        the piles the camera watches; a top replaced by a flicker did not leave), it was that card misread
+        as it slid in, not a card of its own: its play goes, and the card under it was seen after all (seed 9158: W1's W36 read W50 at 0.53-0.73 as it
         slid onto W52, W36 put in unseen under a W50 of W2's; W36 read at 0.80 0.4 s later; W50's real play
         7 s later was then missed, and a card made up for it. W50 had been read on W2's pile once, for W52:
         having been seen there is no sign)."""
@@ -745,13 +745,12 @@ class CrazyKickAdapter:
                                        or obs.confidence < COVER_SURE)
                             masked = (old, obs.frame, flicker)
                             self._leaves(old, p, obs.frame, removed=False, flicker=flicker)
-                        if ((before is None or before[0] not in self.game.catalog.cards)
-                                and self._face(obs.label) in self._corrected):
-                            # shows anew on his pile, where nothing or a back lay: not the top read anew after
-                            # a misread of it as another card (that was no card leaving)
+                        # shows anew on his pile, where nothing or a back lay: not the top read anew after
+                        # a misread of it as another card (that was no card leaving)
+                        anew = before is None or before[0] not in self.game.catalog.cards
+                        if anew and self._face(obs.label) in self._corrected:
                             back += self._foul_taken_back(obs.label, p, obs.frame)
-                        elif ((before is None or before[0] not in self.game.catalog.cards)
-                              and self._face(obs.label) in self._dismissed):
+                        elif anew and self._face(obs.label) in self._dismissed:
                             back += self._dismissed_taken_back(obs.label, p, obs.frame)
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
