@@ -1365,3 +1365,23 @@ def test_a_card_read_surely_on_the_top_taken_for_a_misread_then_back_on_a_pile_w
             assert [v.player for v in tb.game.violations] == ["Cyd"]
         else:
             assert [c for c, _ in tb.plays()] == ["R01"] and tb.game.violations == []
+
+
+def test_a_keeper_laid_out_again_after_a_goal_and_covered_at_once_is_played_unseen_not_a_foul_after_it():
+    """Seed 9180 (fouls 0.2): W1's keeper W02 kicked off the first attack; after a goal the cards went back and
+    the piles were laid out anew, W02 on top of one; 0.4 s later it kicked off again and was covered within
+    0.3 s. Taken as played for good (the first attack's play) and its leave ignored (its top was read anew as
+    the piles were laid out), it was never looked for: seven plays after it were called ``no_keeper``."""
+    tb = Table(options={"track_piles": True})
+    game = tb.game
+    tb.see("appeared", 10, "R20", PILE["Ann"])
+    passer, goal = _kick_off_and_pass_to_a_scorer(tb)               # R01 kicks off the first attack
+    tb.see("relabelled", 1, goal, CENTRE, old=passer)               # red scores: every card goes back
+    assert game.score["red"] == 1 and game.top is None
+    tb.see("relabelled", 10, "R01", PILE["Ann"], old="R20", frames=3)  # laid out anew, R01 on top
+    tb.see("relabelled", 10, "back", PILE["Ann"], old="R01", frames=12)  # R01 taken off at once
+    nxt = next(c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)
+               and c.id != passer and game.follows("R01", c.id))
+    tb.see("relabelled", 1, nxt, CENTRE, old=goal, frames=12)       # laid on R01 before it was read
+    assert [c for c, _ in tb.plays()][-2:] == ["R01", nxt]
+    assert tb.game.violations == [] and tb.kinds().count("no_keeper") == 0

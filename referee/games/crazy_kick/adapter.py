@@ -684,7 +684,20 @@ class CrazyKickAdapter:
         return action.get("type") != "table"
 
     def _ever_played(self, card_id: str) -> bool:
-        return any(a.get("type") == "play" and a.get("card") == card_id for a in self.log)
+        """Whether the log plays ``card_id`` since the centre was last gathered up: after a goal (its card
+        set aside) or a ball out every card on the centre goes back to its team (rule 12; "If the Ball Goes
+        Out"), to be laid again (seed 9180, fouls 0.2: W1's keeper W02, played in the first attack, kicked
+        off the second and was covered within 0.3 s; taken for played, it was not looked for, and seven
+        plays after it were called ``no_keeper``)."""
+        for a in reversed(self.log):
+            if a.get("type") == "ball_out":
+                return False
+            if a.get("type") == "play":
+                if a.get("card") == card_id:
+                    return True
+                if self.game.in_play(a["card"]) == "aside":
+                    return False  # a goal: the cards under it went back
+        return False
 
     # ---- the player piles --------------------------------------------------------------------
 
@@ -699,8 +712,7 @@ class CrazyKickAdapter:
                     # it never reached the centre: it lies under this card; not when the tops changed
                     # about a goal, as everyone lays out again (seed 9070: R42 laid on another pile as
                     # the piles were laid out anew, then called not_on_top)
-                    if not masked[2] and not any(abs(masked[1] - g) <= self.pile_wait_frames
-                                                 for g in self._goal_frames):
+                    if not masked[2] and not self._about_goal(masked[1]):
                         self._covered[masked[0]] = p
                     changed.add(p)
         before, back = None, []
@@ -708,7 +720,9 @@ class CrazyKickAdapter:
             if obs.track_id in cards:
                 before = cards.pop(obs.track_id)
                 changed.add(p)
-                if (before[3] is None and before[0] in self.game.catalog.cards
+                # a top read anew as the piles were laid out about a goal hides no card on its way: it
+                # leaves like any other (seed 9180, fouls 0.2: W02 laid out, kicked off 0.4 s later)
+                if ((before[3] is None or self._about_goal(before[3][1])) and before[0] in self.game.catalog.cards
                         and self.game.catalog[before[0]].team == self.game.team_of[p]
                         and (obs.kind == "vanished" or obs.label not in self.game.catalog.cards)):
                     # gone from his pile (a back shows under it, seed 9008): maybe to the centre
@@ -775,6 +789,10 @@ class CrazyKickAdapter:
             if tops is not None and tops != self.game.tops.get(p):
                 piles[p] = tops
         return ([self._emit({"type": "table", "piles": piles}, t, obs.frame)] if piles else []) + fixes
+
+    def _about_goal(self, frame: int) -> bool:
+        """Whether ``frame`` is within ``pile_wait_frames`` of a goal: everyone picks up and lays out again."""
+        return any(abs(frame - g) <= self.pile_wait_frames for g in self._goal_frames)
 
     def look(self, frame: int, t, tracker) -> list:
         """After each look: keep the cards the tracker glimpsed (read for too few looks to be an object, or
