@@ -1385,3 +1385,60 @@ def test_a_keeper_laid_out_again_after_a_goal_and_covered_at_once_is_played_unse
     tb.see("relabelled", 1, nxt, CENTRE, old=goal, frames=12)       # laid on R01 before it was read
     assert [c for c, _ in tb.plays()][-2:] == ["R01", nxt]
     assert tb.game.violations == [] and tb.kinds().count("no_keeper") == 0
+
+
+def _flicker_on_bobs_pile(tb, x, z, track=9):
+    """Bob's pile top ``x`` read as ``z`` for a moment, then as ``x`` again: one card the camera flickers on."""
+    tb.see("appeared", track, x, PILE["Bob"])
+    tb.see("relabelled", track, z, PILE["Bob"], old=x, frames=6)
+    tb.see("relabelled", track, x, PILE["Bob"], old=z, frames=6)
+
+
+def test_the_top_read_as_the_card_its_pile_read_it_as_in_turn_is_a_misread_not_a_foul():
+    """Seed 9179 (fouls 0.2): R2's R30 was read R28 now and then on his pile, and after it was played, on the
+    centre for a look at a time, three times: each R28 was called not_on_card. A card seen on a pile as a card
+    of its own (not in turn with the top's) is a foul there, as before."""
+    for flicker in (True, False):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        game = tb.game
+        y = legal(game, "red")
+        x = next(c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)
+                 and c.id not in ("R01", y) and not game.follows(y, c.id) and not game.is_legal(c.id))
+        if flicker:
+            _flicker_on_bobs_pile(tb, y, x)
+        else:
+            _from_its_pile(tb, x, track=8)
+            tb.see("appeared", 9, y, PILE["Bob"])
+        tb.see("vanished", 9, y, PILE["Bob"])
+        tb.see("relabelled", 1, y, CENTRE, old="R01")
+        tb.see("relabelled", 1, x, CENTRE, old=y, frames=60)        # the top read anew as x
+        if flicker:
+            assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+        else:
+            assert [c for c, _ in tb.plays()] == ["R01", y, x] and tb.kinds()[-1] == "not_on_card"
+
+
+def test_a_foul_taken_back_read_for_a_moment_as_the_card_its_pile_read_it_as_in_turn_is_one_foul():
+    """Seed 9177 (fouls 0.2): R2's R30 (read R28 now and then on his pile) laid against the rules, read R28
+    on the centre for a look, then taken back to his pile: R30's foul was put back, and R28 kept as a
+    second foul. Read so on no pile, the other card stays a card of its own."""
+    for flicker in (True, False):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        game = tb.game
+        x, z = [c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)
+                and not game.is_legal(c.id) and game.in_play(c.id) is None][:2]
+        if flicker:
+            _flicker_on_bobs_pile(tb, x, z)
+        else:
+            tb.see("appeared", 9, x, PILE["Bob"])
+        tb.see("vanished", 9, x, PILE["Bob"])
+        tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10)      # laid against the rules
+        tb.see("relabelled", 1, z, CENTRE, old=x, frames=6)           # read z for a look: taken for a misread
+        tb.see("appeared", 6, x, PILE["Bob"], frames=10)              # back on Bob's pile
+        if flicker:
+            assert tb.plays() == [("R01", None), (x, "Bob")]
+            assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+        else:
+            assert [c for c, _ in tb.plays()] == ["R01", x, z] and len(tb.game.violations) == 2

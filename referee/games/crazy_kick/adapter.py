@@ -182,6 +182,10 @@ class CrazyKickAdapter:
                                                            # glimpse on the centre (``look``)
         self._pile_glimpsed: dict[str, tuple[str, int]] = {}  # card id -> (player, frame) of its latest sure
                                                               # glimpse on a pile of his (``look``)
+        # a pile track's last relabel (old, new, frame), and the pairs of cards a pile top was read as in turn,
+        # there and back within ``2 * pile_wait_frames``: one card the camera flickers on (``_top_misread``)
+        self._pile_relabel: dict[int, tuple[str, str, int]] = {}
+        self._pile_flickers: set[frozenset] = set()
         self._t = 0.0
 
     # ---- operator calls ----------------------------------------------------------------------
@@ -390,10 +394,15 @@ class CrazyKickAdapter:
         as a relabel of it, but it was seen on its pile before. Not when a card the camera missed, or a
         refused card the table played on, explains it (``_missed``, ``_played_on``)."""
         game = self.game
-        return (obs.kind == "relabelled" and game.top is not None and obs.old_label == game.top.id
-                and not game.is_legal(card.id) and card.id not in self.seen_on and card.id not in self._left
-                and self._who(obs, card) is None and self._played_on(card) is None
-                and self._missed(card, obs) is None)
+        if not (obs.kind == "relabelled" and game.top is not None and obs.old_label == game.top.id
+                and not game.is_legal(card.id) and card.id not in self._left):
+            return False
+        # seen on a pile only as the top's own card misread there, read as the two in turn: no sign it is a
+        # card of its own (seed 9179, fouls 0.2: R2's R30 read R28 now and then on his pile, then on the
+        # centre for a look at a time, three times; each R28 was called not_on_card)
+        flicker = frozenset((card.id, game.top.id)) in self._pile_flickers and not self._on_a_pile(card.id)
+        return ((flicker or (card.id not in self.seen_on and self._who(obs, card) is None))
+                and self._played_on(card) is None and self._missed(card, obs) is None)
 
     def _free_twin(self, card, obs):
         """The recogniser names a goal card and its twin alike, as the first twin (``same_faces``: the
@@ -768,6 +777,7 @@ class CrazyKickAdapter:
                             back += self._dismissed_taken_back(obs.label, p, obs.frame)
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
+                        self._note_pile_flicker(obs)
                         self._covered.pop(obs.label, None)
                         self._left.pop(obs.label, None)
                         self._twin_left.get(self._face(obs.label), {}).pop(p, None)
@@ -789,6 +799,16 @@ class CrazyKickAdapter:
             if tops is not None and tops != self.game.tops.get(p):
                 piles[p] = tops
         return ([self._emit({"type": "table", "piles": piles}, t, obs.frame)] if piles else []) + fixes
+
+    def _note_pile_flicker(self, obs) -> None:
+        """A pile top relabelled back to what it was read as just before: the two are one card flickering."""
+        if obs.kind != "relabelled" or obs.old_label is None:
+            return
+        last = self._pile_relabel.get(obs.track_id)
+        if (last is not None and last[:2] == (obs.label, obs.old_label)
+                and obs.frame - last[2] <= 2 * self.pile_wait_frames):
+            self._pile_flickers.add(frozenset((obs.label, obs.old_label)))
+        self._pile_relabel[obs.track_id] = (obs.old_label, obs.label, obs.frame)
 
     def _about_goal(self, frame: int) -> bool:
         """Whether ``frame`` is within ``pile_wait_frames`` of a goal: everyone picks up and lays out again."""
@@ -898,8 +918,12 @@ class CrazyKickAdapter:
         del self._corrected[self._face(label)]
         foul = {**first, "player": p}
         head, rest = self.log[:i], self.log[i + 1:]
-        tries = [([fixed, foul], None)] if after else [([foul, fixed], None)]
-        if not after:
+        # the two read in turn on a pile too (``_pile_flickers``): the correction was this card misread, no
+        # card of its own (seed 9177, fouls 0.2: R2's R30 laid against the rules, read R28 for a look and
+        # taken back; R28 was kept as a second foul)
+        alone = frozenset((card.id, fixed["card"])) in self._pile_flickers
+        tries = [([foul], None)] if alone else [([fixed, foul], None)] if after else [([foul, fixed], None)]
+        if not after and not alone:
             prev = next((a.get("frame") for a in reversed(head) if a.get("type") == "play"), None)
             since = max(first.get("frame", frame) - self.missed_frames, (prev or 0) - self.correction_frames)
             showing = {c[0] for cards in self.zone_cards.values() for c in cards.values()}
@@ -912,7 +936,7 @@ class CrazyKickAdapter:
         # the reading with the fewest violations, its card among them; of equals, the one with no card made up
         counts = [(n, k, new, c) for k, (new, c) in enumerate(tries)
                   if (n := self._fouls_at(head, new, new.index(foul), rest)) is not None]
-        if not counts:
+        if not counts and not alone:
             # the other order: the reads kept at the play may have missed the other card read there first
             # (seed 9151, fouls 0.2: R28 read for one look, R32 laid on it and read for 0.4 s, then taken
             # back; R32 on the card before R28 was no foul, and R28 was taken for R32 misread)
@@ -930,8 +954,9 @@ class CrazyKickAdapter:
         if self._late is not None and self._late[2] is fixed:
             self._late = None
         self._read_as.get(track, set()).discard(card.id)
+        other = f"{fixed['card']} was it misread" if alone else f"{fixed['card']} is a card of its own"
         return [Correction(i + new.index(foul), foul, why=f"{card.id} is back on {p}'s pile: it was laid and "
-                                                          f"taken back, a foul, and {fixed['card']} is a card of its own")]
+                                                          f"taken back, a foul, and {other}")]
 
     def _dismissed_taken_back(self, label: str, p: str, frame: int) -> list:
         """``label`` shows anew on ``p``'s pile (where nothing or a back lay) within ``RETURN_FRAMES`` of a sure
