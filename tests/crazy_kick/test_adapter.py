@@ -1442,3 +1442,25 @@ def test_a_foul_taken_back_read_for_a_moment_as_the_card_its_pile_read_it_as_in_
             assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
         else:
             assert [c for c, _ in tb.plays()] == ["R01", x, z] and len(tb.game.violations) == 2
+
+
+def test_a_card_read_under_a_foul_that_shows_when_the_foul_is_taken_back_was_laid_before_it():
+    """Seed 9178 (fouls 0.2): R17 laid on W47, read once, covered by W02 within 0.3 s; W02 refused and taken
+    back, then R17 showed: R17 came first, and W02 fouled R17, not W47. Not read there before the foul
+    covered it, the card may as well have been laid after the foul went: it stays after it."""
+    for read_under in (True, False):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        game = tb.game
+        y = legal(game, "red")
+        x = next(c.id for c in game.catalog if c.team == "white" and not (c.is_goal or c.is_keeper)
+                 and not game.is_legal(c.id) and not game.follows(y, c.id))
+        _from_its_pile(tb, x)
+        tb.see("relabelled", 1, x, CENTRE, old="R01", reads=(y, x, x) if read_under else ("R01", x, x))
+        assert tb.kinds()[-1] == "not_on_card"
+        tb.see("relabelled", 1, y, CENTRE, old=x, frames=18, reads=(x, y, y))  # x taken back: y under it
+        if read_under:
+            assert [c for c, _ in tb.plays()] == ["R01", y, x]
+        else:
+            assert [c for c, _ in tb.plays()] == ["R01", x, y]
+        assert len(tb.game.violations) == 1 and tb.game.top.id == y

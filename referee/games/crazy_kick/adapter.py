@@ -452,6 +452,7 @@ class CrazyKickAdapter:
         action = {"type": "play", "card": card.id}
         player = self._who(obs, card)
         out = []
+        under = self._under_a_foul(obs, card)
         missed = self._missed(card, obs) if played_on is None and undone is None else None
         if missed is not None:  # the card before it, unseen on the centre: its play first
             left = self._left[missed[0]][1]
@@ -460,7 +461,8 @@ class CrazyKickAdapter:
                                   t, obs.frame))
             self._played(missed[0], obs.frame)
         block = list(out)  # the missed card's play, after its pile's tops
-        out += self._unseen_first(card.id, player, t, obs.frame)
+        tops = self._unseen_first(card.id, player, t, obs.frame)
+        out += tops
         if player is not None:
             action["player"] = player
         if undone is not None:
@@ -478,6 +480,9 @@ class CrazyKickAdapter:
         if missed is not None and undone is None and played_on is None:
             moved = self._missed_in_place(block, left)
             out = out if moved is None else [moved]
+        elif under is not None and undone is None and played_on is None:
+            moved = self._missed_in_place([*tops, action], under)
+            out = out if moved is None else [moved]
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
         self._play_reads[obs.track_id] = tuple(obs.reads)
@@ -486,6 +491,20 @@ class CrazyKickAdapter:
         self._sure[obs.track_id] = obs.confidence
         self._played(card.id, obs.frame)
         return out
+
+    def _under_a_foul(self, obs, card) -> int | None:
+        """``card`` shows where the last play lay, a card the engine refused (taken back), and was read there
+        in the looks before that card covered it (``_play_reads``): it lay under that foul, laid before it.
+        Gives the frame from which ``_missed_in_place`` may move its play before the foul (when the foul
+        stays one there). Seed 9178, fouls 0.2: R17 laid on W47, read once, covered by W02 within 0.3 s;
+        W02 refused and taken back, R17 then showed and was put after W02, as if W02 had fouled W47."""
+        first, _ = self._plays.get(obs.track_id, (None, None))
+        last = next((a for a in reversed(self.log) if a.get("type") == "play"), None)
+        if (obs.kind != "relabelled" or first is None or first is not last
+                or self.game.in_play(first["card"]) is not None
+                or card.id not in self._play_reads.get(obs.track_id, ())):
+            return None
+        return first.get("frame", obs.frame) - self.correction_frames
 
     def _undo_late(self, card) -> Correction | None:
         """The last play was corrected late to the card read on it as a misread (``_misread_late``), and
