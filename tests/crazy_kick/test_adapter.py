@@ -1464,3 +1464,26 @@ def test_a_card_read_under_a_foul_that_shows_when_the_foul_is_taken_back_was_lai
         else:
             assert [c for c, _ in tb.plays()] == ["R01", x, y]
         assert len(tb.game.violations) == 1 and tb.game.top.id == y
+
+
+def test_a_foul_taken_back_from_a_card_that_left_its_pile_before_it_lay_on_that_card():
+    """Seed 9181 (fouls 0.2): keeper W03 kicked off and R32 was laid on it at once, read first, then taken back
+    as W03 showed: R32 was put first and called no_keeper. W03 had left its pile before R32 was laid: it lay
+    under R32, which fouled it (not_on_card). Not seen leaving a pile, the order stays as read."""
+    for left_first in (True, False):
+        tb = Table()
+        game = tb.game
+        keeper = next(c.id for c in game.catalog if c.team == "white" and c.is_keeper)
+        x = next(c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)
+                 and not game.follows(keeper, c.id))
+        if left_first:
+            _from_its_pile(tb, keeper, track=7)                       # the keeper leaves Cyd's pile
+        _from_its_pile(tb, x)                                         # x leaves Ann's pile
+        tb.see("appeared", 1, x, CENTRE, frames=10)                  # read first on the centre
+        tb.see("relabelled", 1, keeper, CENTRE, old=x, frames=6)     # the keeper shows: taken for a misread
+        tb.see("appeared", 6, x, PILE["Ann"], frames=10)             # x back on Ann's pile
+        kinds = [v.type for v in tb.game.violations]
+        if left_first:
+            assert [c for c, _ in tb.plays()] == [keeper, x] and kinds == ["not_on_card"]
+        else:
+            assert [c for c, _ in tb.plays()] == [x, keeper] and kinds == ["no_keeper"]

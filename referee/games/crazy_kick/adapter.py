@@ -941,6 +941,11 @@ class CrazyKickAdapter:
         # card of its own (seed 9177, fouls 0.2: R2's R30 laid against the rules, read R28 for a look and
         # taken back; R28 was kept as a second foul)
         alone = frozenset((card.id, fixed["card"])) in self._pile_flickers
+        # the other card left its pile before the foul was laid: it lay under the foul, laid first (seed 9181,
+        # fouls 0.2: keeper W03 kicked off, R32 laid on it at once and read first, then taken back; R32 was
+        # put first and called no_keeper, not not_on_card on W03)
+        was = self._left.get(fixed["card"])
+        after = after or (was is not None and was[1] < first.get("frame", frame) - self.correction_frames)
         tries = [([foul], None)] if alone else [([fixed, foul], None)] if after else [([foul, fixed], None)]
         if not after and not alone:
             prev = next((a.get("frame") for a in reversed(head) if a.get("type") == "play"), None)
