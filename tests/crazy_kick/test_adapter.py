@@ -1487,3 +1487,33 @@ def test_a_foul_taken_back_from_a_card_that_left_its_pile_before_it_lay_on_that_
             assert [c for c, _ in tb.plays()] == [keeper, x] and kinds == ["not_on_card"]
         else:
             assert [c for c, _ in tb.plays()] == [x, keeper] and kinds == ["no_keeper"]
+
+
+def test_a_card_that_left_its_pile_read_as_a_card_nobody_had_then_taken_back_is_its_foul():
+    """Seed 9196 (fouls 0.2): R2's R09 left his pile (a back read where it lay) and was laid on R16 against the
+    rules, read R12 (a card nobody had in view, which would follow R16) for 0.6 s, and taken back: R16 showed
+    again and R09 lay on R2's pile once more. R12 stood as a pass by nobody, and the next two plays were
+    called not_on_card. Not when the card comes back only long after, when the centre never showed the card
+    under it again, or when the card read there had a player of its own."""
+    for back_after, taken_back, seen_elsewhere, called in ((20, True, False, True), (RETURN_FRAMES + 30, True, False, False),
+                                                           (20, False, False, False), (20, True, True, False)):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        x = illegal(tb.game, "red")
+        y = next(c for c in tb.game.legal_cards() if tb.game.catalog[c].team == "red" and c != x
+                 and not tb.game.catalog[c].is_goal)
+        if seen_elsewhere:
+            tb.see("appeared", 7, y, PILE["Ann"])
+            tb.see("relabelled", 7, "back", PILE["Ann"], old=y, frames=3)
+        tb.see("appeared", 9, x, PILE["Bob"])
+        tb.see("relabelled", 9, "back", PILE["Bob"], old=x, frames=10)      # x taken off Bob's pile
+        tb.see("relabelled", 1, y, CENTRE, old="R01", frames=5, confidence=0.53)  # x laid on R01, read y
+        assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+        if taken_back:
+            tb.see("relabelled", 1, "R01", CENTRE, old=y, frames=18)           # x taken back: R01 shows
+        tb.see("relabelled", 9, x, PILE["Bob"], old="back", frames=back_after)  # x back on Bob's pile
+        if called:
+            assert tb.plays() == [("R01", None), (x, "Bob")] and tb.game.top.id == "R01"
+            assert [(v.player, v.type) for v in tb.game.violations] == [("Bob", "not_on_card")]
+        else:
+            assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []

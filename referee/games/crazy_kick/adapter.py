@@ -29,7 +29,9 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   on the centre and lies on no pile, was a card laid against the rules and taken back: its play is put
   back, a foul, when the log bears that out (``_foul_taken_back``). So was a card read surely on the top
   and taken for a misread there (``_top_misread``) that shows on a pile of its player's within
-  ``RETURN_FRAMES`` (``_dismissed_taken_back``).
+  ``RETURN_FRAMES`` (``_dismissed_taken_back``), and a play of a card nobody can be named for, taken back
+  (the card under it shows again), when a card that left its pile just before it is back there
+  (``_nobodys_play_taken_back``): that card, misread as it was laid.
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile, and so does a card that just left a pile (a back
@@ -794,6 +796,8 @@ class CrazyKickAdapter:
                             back += self._foul_taken_back(obs.label, p, obs.frame)
                         elif anew and self._face(obs.label) in self._dismissed:
                             back += self._dismissed_taken_back(obs.label, p, obs.frame)
+                        elif anew:
+                            back += self._nobodys_play_taken_back(obs.label, p, obs.frame)
                         self.zone_cards[p][obs.track_id] = (obs.label, obs.x, obs.y, masked)
                         self._pile_reads.setdefault(obs.track_id, set()).add(obs.label)
                         self._note_pile_flicker(obs)
@@ -1003,6 +1007,39 @@ class CrazyKickAdapter:
         self._put_back.append(foul)
         return [Correction(i + 1, foul, why=f"{card_id} is back on {p}'s pile: it was laid on {on['card']} and "
                                             "taken back, a foul")]
+
+    def _nobodys_play_taken_back(self, label: str, p: str, frame: int) -> list:
+        """``label`` shows anew on ``p``'s pile within ``RETURN_FRAMES`` of leaving it (a back read where it lay,
+        ``_gone``), and the last play, made since, is of a card nobody can be named for (never seen on a pile,
+        not one that left a pile) whose centre track has since shown the card under it again or gone
+        (``_taken_back``): that card was this one misread as it was laid, against the rules, and taken back
+        (the table's own call). The play becomes this card's by ``p``, a foul, when the log bears it out (it
+        fouls there, and the log has at most one violation more: ``_fouls_at``). Seed 9196, fouls 0.2: R2's
+        R09 laid on R16 against the rules, read R12 at 0.53 for 0.6 s, taken back; R12 stood as a pass by
+        nobody, and the next two plays were called not_on_card."""
+        gone = self._gone.get(label)
+        game = self.game
+        i = next((k for k in range(len(self.log) - 1, -1, -1) if self.log[k].get("type") == "play"), None)
+        if gone is None or frame - gone > RETURN_FRAMES or i is None:
+            return []
+        last = self.log[i]
+        track = next((tid for tid, (a, _) in self._plays.items() if a is last), None)
+        if (track is None or track not in self._taken_back or "player" in last or last.get("unseen")
+                or not gone <= last.get("frame", -1) <= frame or last["card"] in self.seen_on
+                or last["card"] in self._left or self._on_a_pile(last["card"])
+                or self._face(last["card"]) == self._face(label) or game.catalog[label].team != game.team_of[p]
+                or game.in_play(label) is not None or self._ever_played(label)):
+            return []
+        foul = {**last, "card": label, "player": p}
+        if self._fouls_at(self.log[:i], [foul], 0, self.log[i + 1:]) is None:
+            return []
+        self.log[i] = foul
+        self._plays[track] = (foul, self._plays[track][1])
+        self._put_back.append(foul)
+        if self._late is not None and self._late[2] is last:
+            self._late = None
+        return [Correction(i, foul, why=f"{label} is back on {p}'s pile: it was laid, read {last['card']}, and "
+                                        "taken back, a foul")]
 
     def _fouls_at(self, head: list[dict], new: list[dict], k: int, rest: list[dict]) -> int | None:
         """The violations of the log ``head + new + rest`` when ``new[k]`` is one of them, what comes before it
