@@ -1517,3 +1517,28 @@ def test_a_card_that_left_its_pile_read_as_a_card_nobody_had_then_taken_back_is_
             assert [(v.player, v.type) for v in tb.game.violations] == [("Bob", "not_on_card")]
         else:
             assert [c for c, _ in tb.plays()] == ["R01", y] and tb.game.violations == []
+
+
+def test_a_card_read_once_on_the_centre_then_covered_by_a_foul_is_played_before_it():
+    """Seed 9194 (fouls 0.2): R1's R11 left his pile and was read once on the centre; W2's W19 was laid on it
+    against the rules within 0.3 s. W19 follows neither R11 nor the card before, so no card was taken as
+    missed under it: W19 was called on the card before, and R11 said only once W19 was taken back, 1.1 s
+    after it was laid. Not when the card was never read on the centre."""
+    for read_there in (True, False):
+        tb = Table()
+        game = tb.game
+        tb.see("appeared", 1, "R01", CENTRE)
+        a = legal(game, "red")
+        w = next(c.id for c in game.catalog if c.team == "white" and not c.is_goal and not game.is_legal(c.id)
+                 and not game.follows(a, c.id))
+        tb.see("appeared", 8, a, PILE["Ann"])
+        tb.see("appeared", 9, w, PILE["Dee"], frames=3)
+        tb.see("relabelled", 8, "back", PILE["Ann"], old=a, frames=10)      # a taken off Ann's pile
+        tb.see("relabelled", 9, "back", PILE["Dee"], old=w, frames=3)       # w taken off Dee's pile
+        reads = ("R01", a, w, w) if read_there else ("R01", w, w)
+        tb.see("relabelled", 1, w, CENTRE, old="R01", frames=9, reads=reads)  # w on a, a read once
+        if read_there:
+            assert tb.plays() == [("R01", None), (a, "Ann"), (w, "Dee")] and game.top.id == a
+        else:
+            assert tb.plays() == [("R01", None), (w, "Dee")] and game.top.id == "R01"
+        assert [v.player for v in game.violations] == ["Dee"]

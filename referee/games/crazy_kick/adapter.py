@@ -578,17 +578,23 @@ class CrazyKickAdapter:
         found = [(c, p) for c, (p, f) in self._left.items()
                  if f >= since and c != card.id and c not in showing
                  and game.in_play(c) is None and game.is_legal(c) and not self._ever_played(c)]
-        fits = []
+        fits, read = [], []
         for c, p in found:
             table = self._unseen_tops(c, p)  # its pile, as _play will report it first
             scratch = self._scratch(self.log + ([camera_action(table, self._t, frame)] if table else []))
             before = len(scratch.violations)
             scratch.apply(ACTION_ADAPTER.validate_python(camera_action(
                 {"type": "play", "card": c, "player": p}, self._t, frame)))
-            if len(scratch.violations) == before and scratch.is_legal(card.id):
-                fits.append((c, p))
+            if len(scratch.violations) == before:
+                (fits if scratch.is_legal(card.id) else read).append((c, p))
         if len(fits) > 1:
             fits = [f for f in fits if f[0] in obs.reads] or fits
+        if not fits:
+            # read on the centre in the looks before ``card`` covered it (``obs.reads``), having left its pile
+            # since the top was laid: laid first, though ``card`` fouls on it too (seed 9194, fouls 0.2: R1's
+            # R11 read once, W19 laid on it against the rules within 0.3 s; W19 was called on the card before,
+            # and R11 said only once W19 was taken back, 1.1 s after it was laid)
+            fits = [f for f in read if f[0] in obs.reads[:-1] and f[0] != obs.old_label]
         return fits[0] if len(fits) == 1 else None
 
     def _missed_in_place(self, block: list[dict], left: int) -> Correction | None:
