@@ -1542,3 +1542,7 @@ def test_a_card_read_once_on_the_centre_then_covered_by_a_foul_is_played_before_
         else:
             assert tb.plays() == [("R01", None), (w, "Dee")] and game.top.id == "R01"
         assert [v.player for v in game.violations] == ["Dee"]
+        if read_there:  # w taken back: a shows again, surely; it lay under w, not laid on it
+            tb.see("relabelled", 1, a, CENTRE, old=w, frames=15, confidence=0.85)
+            assert tb.plays() == [("R01", None), (a, "Ann"), (w, "Dee")] and tb.game.top.id == a
+            assert [v.player for v in tb.game.violations] == ["Dee"]

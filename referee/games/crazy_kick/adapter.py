@@ -371,9 +371,13 @@ class CrazyKickAdapter:
         out: the top is then a foul, and nothing else is (``_fouls_at``)."""
         top, _ = self._plays.get(obs.track_id, (None, None))
         i = self._index_of(top)
+        # read there in the looks before the top covered it (``_play_reads``): it lay under the top (seed 9194,
+        # fouls 0.2: R11 read once, W19 laid on it against the rules and taken back; R11 showing again was
+        # taken for laid on W19, and W19's foul called on the card before R11)
         if (obs.kind != "relabelled" or obs.confidence < GLIMPSE_SURE or i is None or i == 0
                 or self.log[i - 1].get("card") != card.id or not self.log[i - 1].get("unseen")
-                or any(a.get("type") == "play" for a in self.log[i + 1:])):
+                or any(a.get("type") == "play" for a in self.log[i + 1:])
+                or card.id in self._play_reads.get(obs.track_id, ())[:-1]):
             return []
         under = self.log[i - 1]
         laid = camera_action({k: v for k, v in under.items() if k not in ("unseen", "t", "frame", "source")},
