@@ -86,6 +86,7 @@ class CrazyAdapter:
     GLIMPSE_APART_MM = 20.0  # ... and this far from every card of the trick (nearer, one of them misread)
     END_GONE_FRAMES = 15  # at the end of a recording, a card unread this long (0.5 s at 30 fps) ...
     END_GONE_LOOKS = 2    # ... and not even sighted faintly in this many looks is gone
+    SWEPT_GONE_FRAMES = 6  # in play, with its last card glimpsed as it slid in: a trick unread this long (0.2 s)
     SAME_SPOT_MM = 3.0  # a new label this near where a played card lay is that card read anew (about the
                         # position noise of a resting card: a card laid on top lands farther off)
     ON_TOP_APART_MM = 10.0  # a new label read this far from where the played card lay: a card laid on top
@@ -314,12 +315,15 @@ class CrazyAdapter:
         self._tracker = tracker  # for ``finish``
         out = self._glimpsed_last(frame, t, tracker.glimpses)
         if not out:
-            # swept up before the tracker lets its cards go (1.5 s): every card of the trick out of view as
-            # at the end of a recording, and the last card read in a look or two as it slid in, its track
+            # swept up before the tracker lets its cards go (1.5 s): every card of the trick out of view for
+            # SWEPT_GONE_FRAMES, and the last card read in a look or two as it slid in, its track
             # still held (seed 9130: Ann's Y2 read twice while it slid 8 mm, the trick swept up 0.25 s
-            # after it landed; played 2.2 s later). Judged only when such a card is there to be played
+            # after it landed; played 2.2 s later). Judged only when such a card is there to be played. Out of
+            # view 0.5 s as at the end of a recording was too long (seed 9139: Dee's R3 played 1.03 s after it
+            # was laid; 0.73 s at 0.2 s)
             out = self._glimpsed_last(frame, t, [*tracker.glimpses, *self._sliding(tracker)],
-                                      gone=self._out_of_view(frame, tracker, let_go=False), final=False)
+                                      gone=self._out_of_view(frame, tracker, let_go=False,
+                                                             frames=self.SWEPT_GONE_FRAMES), final=False)
         if not self._waiting:
             return out
         lying = self._trick_lying(tracker)
@@ -346,13 +350,14 @@ class CrazyAdapter:
         # its place, which keeps a track in view without a read) in the last looks
         return self._glimpsed_last(frame, t, tracker.glimpses, gone=self._out_of_view(frame, tracker))
 
-    def _out_of_view(self, frame: int, tracker, let_go: bool = True):
+    def _out_of_view(self, frame: int, tracker, let_go: bool = True, frames: int | None = None):
         """track id -> out of view now: not read for ``END_GONE_FRAMES`` and not even sighted faintly (which
         keeps a track in view without a read) in the last ``END_GONE_LOOKS`` looks; or let go (``let_go``:
         in play a track let go makes its own vanished observation)."""
         held = {tr.id: tr for tr in getattr(tracker, "tracks", ())}
         return lambda track: let_go if track not in held else (
-            held[track].misses >= self.END_GONE_LOOKS and frame - held[track].seen >= self.END_GONE_FRAMES)
+            held[track].misses >= self.END_GONE_LOOKS
+            and frame - held[track].seen >= (self.END_GONE_FRAMES if frames is None else frames))
 
     @staticmethod
     def _sliding(tracker) -> list:
