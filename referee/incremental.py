@@ -16,7 +16,8 @@ means over ``CELL`` px cells) and on each look:
   view. Windows that overlap are merged when one read of both costs less than two (``_cost``): merged,
   grown round the objects they touch and squared, two windows that barely touch became one over most of
   the view, read whole (Crazy Kick seed 9193, fouls 0.2: 52 of 200 looks read whole, 20 since; its review
-  2.1x real time from 1.7x; scripts/bench_referee.py, session 28). A window is grown by ``margin`` px, to ``min_side``, and
+  2.0-2.1x real time from 1.7-1.8x, reviewed both ways on an idle machine: docs/benchmarks.md, session 28).
+  A window is grown by ``margin`` px, to ``min_side``, and
   until every object known from before lies wholly inside it or wholly outside, so an object is either
   read afresh whole or kept; a new find that the window's edge cuts (an object never found before,
   lying across it) is dropped, and its place is read again on the next look in a window grown around it;
