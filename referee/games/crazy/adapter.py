@@ -351,9 +351,9 @@ class CrazyAdapter:
         return self._glimpsed_last(frame, t, tracker.glimpses, gone=self._out_of_view(frame, tracker))
 
     def _out_of_view(self, frame: int, tracker, let_go: bool = True, frames: int | None = None):
-        """track id -> out of view now: not read for ``END_GONE_FRAMES`` and not even sighted faintly (which
-        keeps a track in view without a read) in the last ``END_GONE_LOOKS`` looks; or let go (``let_go``:
-        in play a track let go makes its own vanished observation)."""
+        """track id -> out of view now: not read for ``frames`` (default ``END_GONE_FRAMES``) and not even
+        sighted faintly (which keeps a track in view without a read) in the last ``END_GONE_LOOKS`` looks; or
+        let go (``let_go``: in play a track let go makes its own vanished observation)."""
         held = {tr.id: tr for tr in getattr(tracker, "tracks", ())}
         return lambda track: let_go if track not in held else (
             held[track].misses >= self.END_GONE_LOOKS

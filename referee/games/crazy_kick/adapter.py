@@ -533,8 +533,7 @@ class CrazyKickAdapter:
         # read as that card before, and back (seed 9062: W50 and W52 in turn), or read as a card never seen
         # on a player's pile, with nobody to name (cards are laid from the piles the camera watches; seed
         # 9082: W28 read W30 at 0.53, then W38 laid on it; W30 was called not_on_card): a misread
-        nobody = "player" not in fixed and fixed["card"] not in self.seen_on and fixed["card"] not in self._left
-        if flicker or nobody:
+        if flicker or self._by_nobody(fixed):
             return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was a misread")
         self.log.insert(i + 1, fixed)
         return Correction(i, first, why=f"{card.id} follows {first['card']}: {fixed['card']} was laid on it "
@@ -641,14 +640,25 @@ class CrazyKickAdapter:
         scratch = self._scratch([fixed if k == i else a for k, a in enumerate(self.log)])
         return len(scratch.violations) > len(self.game.violations)
 
-    def _played_on(self, card) -> tuple[int, int] | None:
-        """(log index, track) of the last play when the engine refused it for not following the top,
-        its card still lies on the pile, and ``card`` follows it but not the engine's top."""
+    def _last_play(self) -> tuple[int, int | None] | None:
+        """(log index, centre track or None) of the last play in the log; None when there is none."""
         i = next((k for k in range(len(self.log) - 1, -1, -1) if self.log[k].get("type") == "play"), None)
         if i is None:
             return None
+        return i, next((k for k, (a, _) in self._plays.items() if a is self.log[i]), None)
+
+    def _by_nobody(self, play: dict) -> bool:
+        """A play of a card nobody can be named for: no player, never seen on a pile, not one that left a pile."""
+        return "player" not in play and play["card"] not in self.seen_on and play["card"] not in self._left
+
+    def _played_on(self, card) -> tuple[int, int] | None:
+        """(log index, track) of the last play when the engine refused it for not following the top,
+        its card still lies on the pile, and ``card`` follows it but not the engine's top."""
+        found = self._last_play()
+        if found is None:
+            return None
+        i, tid = found
         last = self.log[i]
-        tid = next((k for k, (a, _) in self._plays.items() if a is last), None)
         prev = self.game.catalog.cards.get(last["card"])
         if (tid is None or tid in self._taken_back or prev is None or prev.is_goal or prev.id == card.id
                 or last.get("missed_before") or self.game.in_play(prev.id) is not None
@@ -1029,14 +1039,13 @@ class CrazyKickAdapter:
         nobody, and the next two plays were called not_on_card."""
         gone = self._gone.get(label)
         game = self.game
-        i = next((k for k in range(len(self.log) - 1, -1, -1) if self.log[k].get("type") == "play"), None)
-        if gone is None or frame - gone > RETURN_FRAMES or i is None:
+        found = self._last_play()
+        if gone is None or frame - gone > RETURN_FRAMES or found is None:
             return []
+        i, track = found
         last = self.log[i]
-        track = next((tid for tid, (a, _) in self._plays.items() if a is last), None)
-        if (track is None or track not in self._taken_back or "player" in last or last.get("unseen")
-                or not gone <= last.get("frame", -1) <= frame or last["card"] in self.seen_on
-                or last["card"] in self._left or self._on_a_pile(last["card"])
+        if (track is None or track not in self._taken_back or not self._by_nobody(last) or last.get("unseen")
+                or not gone <= last.get("frame", -1) <= frame or self._on_a_pile(last["card"])
                 or self._face(last["card"]) == self._face(label) or game.catalog[label].team != game.team_of[p]
                 or game.in_play(label) is not None or self._ever_played(label)):
             return []
