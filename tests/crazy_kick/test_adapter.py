@@ -1546,3 +1546,32 @@ def test_a_card_read_once_on_the_centre_then_covered_by_a_foul_is_played_before_
             tb.see("relabelled", 1, a, CENTRE, old=w, frames=15, confidence=0.85)
             assert tb.plays() == [("R01", None), (a, "Ann"), (w, "Dee")] and tb.game.top.id == a
             assert [v.player for v in tb.game.violations] == ["Dee"]
+
+
+def test_the_first_read_showing_again_as_a_foul_on_its_late_correction_is_taken_back_puts_it_back():
+    """Seed 9204 (fouls 0.2): W15 read W16, W15, W16 in turn and put right to W16 late; R13 laid on it against
+    the rules and taken back; W15, showing again under it, was played anew (a made-up card) and called
+    not_on_card. The play is put back to the card first read, and only the foul laid on it is called."""
+    g = Table().game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01"]
+    first, other, foul = next(
+        (f, o, x) for f in ids if g.follows("R01", f) for o in ids if o != f and g.follows("R01", o)
+        and not g.follows(f, o) for x in ids if x not in (f, o) and not g.follows(f, x) and not g.follows(o, x)
+        and not g.follows("R01", x))
+    for again in (first, other):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        tb.see("relabelled", 1, first, CENTRE, old="R01", frames=60, confidence=0.6)
+        out = tb.see("relabelled", 1, other, CENTRE, old=first, frames=15, confidence=0.65)  # put right, late
+        assert [type(o) for o in out] == [Correction] and tb.game.top.id == other
+        owner = "Ann" if tb.game.catalog[foul].team == "red" else "Cyd"
+        tb.see("appeared", 8, foul, PILE[owner], frames=1)
+        tb.see("relabelled", 8, "back", PILE[owner], old=foul, frames=3)  # taken off its pile
+        tb.see("relabelled", 1, foul, CENTRE, old=other, frames=3)  # and laid on the centre: a foul
+        assert [c for c, _ in tb.plays()] == ["R01", other, foul] and len(tb.game.violations) == 1
+        tb.see("relabelled", 1, again, CENTRE, old=foul, frames=18, confidence=0.63)  # taken back
+        if again == first:  # the first read shows again: it was that card
+            assert [c for c, _ in tb.plays()] == ["R01", first, foul] and tb.game.top.id == first
+        else:  # the correction shows again: it stands
+            assert [c for c, _ in tb.plays()] == ["R01", other, foul] and tb.game.top.id == other
+        assert len(tb.game.violations) == 1

@@ -247,6 +247,9 @@ class CrazyKickAdapter:
             return []
         if self.game.in_play(card.id) is not None:
             return self._misread_unseen(obs, card) or self._unseen_on_top(obs, card)
+        again = self._first_read_again(obs, card)
+        if again is not None:
+            return [again]
         first, frame = self._plays.get(obs.track_id, (None, None))
         i = self._index_of(first)  # None: undone meanwhile
         # a foul put back after it (``_foul_taken_back``) was taken back: no card lies on this one
@@ -307,6 +310,33 @@ class CrazyKickAdapter:
                 self._dismissed[self._face(card.id)] = (card.id, obs.frame, self._t, on)
             return []
         return self._play(obs, card, t)
+
+    def _first_read_again(self, obs, card) -> Correction | None:
+        """The centre track shows ``card`` again as a foul laid on it is taken back, where a play was first read
+        as ``card`` and corrected late to another card (``_misread_late``, kept in ``_corrected``), now the
+        engine's top: the camera flickered between two readings of one card, and the reading it settles on
+        once uncovered is the one it played first. The play is put back to ``card``; the foul stays, on it.
+        Seed 9204, fouls 0.2: W15 read W16, W15, W16 in turn and put right to W16 late; R13 laid on it against
+        the rules and taken back; W15, showing again, was played anew and called not_on_card on W16."""
+        entry = self._corrected.get(self._face(card.id))
+        game = self.game
+        if obs.kind != "relabelled" or entry is None or obs.confidence < LATE_SURE:
+            return None
+        track, first, fixed, at, _ = entry
+        i = self._index_of(fixed)
+        later = [a for a in self.log[i + 1:] if a.get("type") == "play"] if i is not None else []
+        if (track != obs.track_id or first["card"] != card.id or i is None or obs.frame - at > RETURN_FRAMES
+                or game.top is None or game.top.id != fixed["card"] or not later
+                or later[-1]["card"] != obs.old_label or any(game.in_play(a["card"]) is not None for a in later)
+                or self._showing(card.id)):
+            return None
+        del self._corrected[self._face(card.id)]
+        self.log[i] = first
+        self._plays[track] = (first, first.get("frame", obs.frame))
+        self._read_as[track] = {card.id, fixed["card"]}
+        self._sure[track] = obs.confidence
+        self._late = None
+        return Correction(i, first, why=f"{card.id} again under {obs.old_label}: {fixed['card']} was a misread")
 
     def _read_back(self, obs, card, i: int, first: dict, frame: int) -> Correction:
         """The last play (log index ``i``, made at ``frame`` as ``first``) read back, at least as surely, as
