@@ -1575,3 +1575,30 @@ def test_the_first_read_showing_again_as_a_foul_on_its_late_correction_is_taken_
         else:  # the correction shows again: it stands
             assert [c for c, _ in tb.plays()] == ["R01", other, foul] and tb.game.top.id == other
         assert len(tb.game.violations) == 1
+
+
+def test_a_card_never_read_showing_as_a_foul_is_taken_back_lay_under_it_when_it_left_its_pile_first():
+    """Seed 9200 (fouls 0.2): keeper R04 and then R23 left their piles and were laid within 0.3 s; R04 was
+    covered at once, and showed only when R23, a foul on it, was taken back. Put after R23, R23 was called
+    on the card before R04. Cards are laid in the order they leave the piles: R04 lay under R23. Not when
+    it left its pile after the foul's card did (laid once the foul was taken back)."""
+    g = Table().game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01"]
+    under, foul = next((c, f) for c in ids if g.follows("R01", c) and g.catalog[c].team == "red" for f in ids
+                       if g.catalog[f].team == "white" and not g.follows("R01", f) and not g.follows(c, f))
+    for under_first in (True, False):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        tb.see("appeared", 8, under, PILE["Ann"], frames=1)
+        tb.see("appeared", 9, foul, PILE["Cyd"], frames=1)
+        order = [(8, under, "Ann"), (9, foul, "Cyd")]
+        for track, card, p in order if under_first else order[::-1]:
+            tb.see("relabelled", track, "back", PILE[p], old=card, frames=3)  # taken off its pile
+        tb.see("relabelled", 1, foul, CENTRE, old="R01", frames=6)
+        assert tb.plays() == [("R01", None), (foul, "Cyd")]
+        tb.see("relabelled", 1, under, CENTRE, old=foul, frames=30)  # the foul taken back
+        if under_first:
+            assert tb.plays() == [("R01", None), (under, "Ann"), (foul, "Cyd")] and tb.game.top.id == under
+        else:
+            assert tb.plays() == [("R01", None), (foul, "Cyd"), (under, "Ann")]
+        assert [v.player for v in tb.game.violations] == ["Cyd"]

@@ -517,7 +517,7 @@ class CrazyKickAdapter:
             moved = self._missed_in_place(block, left)
             out = out if moved is None else [moved]
         elif under is not None and undone is None and played_on is None:
-            moved = self._missed_in_place([*tops, action], under)
+            moved = self._missed_in_place([*tops, action], *under)
             out = out if moved is None else [moved]
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
@@ -528,19 +528,30 @@ class CrazyKickAdapter:
         self._played(card.id, obs.frame)
         return out
 
-    def _under_a_foul(self, obs, card) -> int | None:
+    def _under_a_foul(self, obs, card) -> tuple[int, bool] | None:
         """``card`` shows where the last play lay, a card the engine refused (taken back), and was read there
         in the looks before that card covered it (``_play_reads``): it lay under that foul, laid before it.
         Gives the frame from which ``_missed_in_place`` may move its play before the foul (when the foul
-        stays one there). Seed 9178, fouls 0.2: R17 laid on W47, read once, covered by W02 within 0.3 s;
-        W02 refused and taken back, R17 then showed and was put after W02, as if W02 had fouled W47."""
+        stays one there), and whether it compares the frames cards left their piles (``_gone``) rather than
+        the frames they were read. Seed 9178, fouls 0.2: R17 laid on W47, read once, covered by W02 within
+        0.3 s; W02 refused and taken back, R17 then showed and was put after W02, as if W02 had fouled W47.
+        Never read there, it lay under the foul too when it was taken off its pile (a back read where it lay)
+        before the foul's card was, lately: cards are laid in the order they leave the piles (seed 9200,
+        fouls 0.2: W47, then keeper R04, then R23 left their piles and were laid within 0.6 s; R04 was covered
+        at once and showed only when R23 was taken back: put after R23, R23 was called no_keeper, not
+        not_on_card on R04)."""
         first, _ = self._plays.get(obs.track_id, (None, None))
         last = next((a for a in reversed(self.log) if a.get("type") == "play"), None)
         if (obs.kind != "relabelled" or first is None or first is not last
-                or self.game.in_play(first["card"]) is not None
-                or card.id not in self._play_reads.get(obs.track_id, ())):
+                or self.game.in_play(first["card"]) is not None):
             return None
-        return first.get("frame", obs.frame) - self.correction_frames
+        if card.id in self._play_reads.get(obs.track_id, ()):
+            return first.get("frame", obs.frame) - self.correction_frames, False
+        gone, foul_gone = self._gone.get(card.id), self._gone.get(first["card"])
+        if (gone is not None and foul_gone is not None and gone < foul_gone
+                and obs.frame - gone <= self.missed_frames and not self._on_a_pile(card.id)):
+            return gone, True
+        return None
 
     def _undo_late(self, card) -> Correction | None:
         """The last play was corrected late to the card read on it as a misread (``_misread_late``), and
@@ -630,13 +641,14 @@ class CrazyKickAdapter:
             fits = [f for f in read if f[0] in obs.reads[:-1] and f[0] != obs.old_label]
         return fits[0] if len(fits) == 1 else None
 
-    def _missed_in_place(self, block: list[dict], left: int) -> Correction | None:
+    def _missed_in_place(self, block: list[dict], left: int, by_gone: bool = False) -> Correction | None:
         """``block`` (the missed card's play, after its pile's tops when ``_unseen_first`` gave them) was
         appended to the log; the card left its pile at frame ``left``. Plays the engine refused after the
         last card it laid, read ``correction_frames`` or more after ``left`` (fouls, taken back), came after
         it: it moves before them when
         they stay fouls there (seed 9136, fouls 0.2: W51 laid under hands, R43 on it refused and taken back,
-        then W39 on W51; R43's foul was on W51). Else it stays where it is (None)."""
+        then W39 on W51; R43's foul was on W51). Else it stays where it is (None). ``by_gone``: a play's card
+        counts as laid when it was taken off its pile (``_gone``), where that was read lately before its play."""
         start = self._index_of(block[0])
         if start is None:
             return None
@@ -648,7 +660,11 @@ class CrazyKickAdapter:
             # left before that card was laid: its read comes a few looks after it lands (the tracker's votes),
             # a back where a card lay shows at once (seed 9143, fouls 0.2: W01 left its pile in the look R25,
             # refused, was read, and was laid 0.5 s after it; put before it, R25's no_keeper became not_on_card)
-            if self.game.in_play(a["card"]) is not None or a.get("frame", 0) - self.correction_frames < left:
+            laid = a.get("frame", 0) - self.correction_frames
+            gone = self._gone.get(a["card"])
+            if by_gone and gone is not None and 0 <= a.get("frame", 0) - gone <= self.missed_frames:
+                laid = gone
+            if self.game.in_play(a["card"]) is not None or laid < left:
                 break
             k0 = k
         if k0 is None:
