@@ -1602,3 +1602,29 @@ def test_a_card_never_read_showing_as_a_foul_is_taken_back_lay_under_it_when_it_
         else:
             assert tb.plays() == [("R01", None), (foul, "Cyd"), (under, "Ann")]
         assert [v.player for v in tb.game.violations] == ["Cyd"]
+
+
+def test_a_refused_card_relabelled_soon_is_no_misread_when_the_new_card_left_its_pile_after_it_was_played():
+    """Seed 9190 (fouls 0.2): R32 laid against the rules (its pile track held meanwhile); W26 left its pile as
+    R32 was played and was read on it 0.5 s later. Taken for R32 misread, R32's foul went uncalled. A card
+    taken off its pile before the refused card was read may have been it, misread: then it still is."""
+    g = Table().game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01"]
+    foul, nxt = next((f, n) for f in ids if g.catalog[f].team == "red" and not g.follows("R01", f) for n in ids
+                     if g.catalog[n].team == "white" and g.follows("R01", n) and not g.follows(f, n))
+    for left_after in (True, False):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        tb.see("appeared", 8, foul, PILE["Ann"], frames=1)
+        tb.see("appeared", 9, nxt, PILE["Cyd"], frames=1)
+        if not left_after:
+            tb.see("relabelled", 9, "back", PILE["Cyd"], old=nxt, frames=3)
+        tb.see("relabelled", 1, foul, CENTRE, old="R01", frames=30)
+        if left_after:
+            tb.see("relabelled", 9, "back", PILE["Cyd"], old=nxt, frames=0)  # in the same look
+        tb.see("relabelled", 1, nxt, CENTRE, old=foul, frames=12)
+        if left_after:
+            assert tb.plays() == [("R01", None), (foul, "Ann"), (nxt, "Cyd")]
+            assert [v.player for v in tb.game.violations] == ["Ann"]
+        else:
+            assert tb.plays() == [("R01", None), (nxt, "Cyd")] and tb.game.violations == []

@@ -263,6 +263,12 @@ class CrazyKickAdapter:
             soon = obs.frame - frame <= self.correction_frames * (2 if refused else 1) and not (
                 self.game.in_play(first["card"]) == "pile" and self.game.top is not None
                 and self.game.top.id == first["card"] and self.game.is_legal(card.id))
+            if soon and refused and self._gone.get(card.id, -1) >= frame:
+                # taken off its pile (a back read where it lay) no sooner than the refused card was played, so
+                # after that card was read here: laid after it, not it misread (seed 9190, fouls 0.2: R32 laid
+                # against the rules, its pile track held meanwhile; W26 left its pile as R32 was played and was
+                # read on it 0.5 s later: R32's foul was put right to W26 and went uncalled)
+                return self._play(obs, card, t)
             if (soon and refused and obs.frame - frame > self.correction_frames
                     and card.id not in self._read_as.get(obs.track_id, ()) and self._played_on(card) is not None):
                 # read for longer than a misread lasts, the refused card was a card, and this one was laid on
