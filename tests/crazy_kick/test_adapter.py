@@ -1628,3 +1628,28 @@ def test_a_refused_card_relabelled_soon_is_no_misread_when_the_new_card_left_its
             assert [v.player for v in tb.game.violations] == ["Ann"]
         else:
             assert tb.plays() == [("R01", None), (nxt, "Cyd")] and tb.game.violations == []
+
+
+def test_a_late_relabel_to_a_card_taken_off_its_pile_after_the_play_is_a_card_laid_on_it():
+    """Seed 9205 (fouls 0.2): W55 left its pile 0.4 s after R14 was played and was laid on R14 against the
+    rules. W55 follows the card under R14, so it was taken for R14 misread late: a goal was called, then
+    taken back when R14 showed again, and the foul went uncalled. Taken off its pile before the play, it may
+    be the play's card misread (``test_a_late_relabel_to_a_card_that_follows_the_one_under_...``)."""
+    g = Table().game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01"]
+    first, other = next((f, o) for f in ids if g.catalog[f].team == "red" and g.follows("R01", f) for o in ids
+                        if g.catalog[o].team == "white" and g.follows("R01", o) and not g.follows(f, o))
+    for left_after in (True, False):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        tb.see("appeared", 9, other, PILE["Cyd"], frames=1)
+        if not left_after:
+            tb.see("relabelled", 9, "back", PILE["Cyd"], old=other, frames=3)
+        tb.see("relabelled", 1, first, CENTRE, old="R01", frames=30)
+        if left_after:
+            tb.see("relabelled", 9, "back", PILE["Cyd"], old=other, frames=12)
+        tb.see("relabelled", 1, other, CENTRE, old=first, frames=15)
+        if left_after:
+            assert tb.plays() == [("R01", None), (first, None), (other, "Cyd")] and len(tb.game.violations) == 1
+        else:
+            assert [c for c, _ in tb.plays()] == ["R01", other] and tb.game.violations == []
