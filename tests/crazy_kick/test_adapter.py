@@ -1653,3 +1653,23 @@ def test_a_late_relabel_to_a_card_taken_off_its_pile_after_the_play_is_a_card_la
             assert tb.plays() == [("R01", None), (first, None), (other, "Cyd")] and len(tb.game.violations) == 1
         else:
             assert [c for c, _ in tb.plays()] == ["R01", other] and tb.game.violations == []
+
+
+def test_a_foul_laid_again_after_it_was_taken_back_comes_after_the_first():
+    """Seed 9216 (fouls 0.2): W24 laid against the rules, taken back, and laid again 1.6 s later; it had been
+    read on the centre as the first W24 covered the top, so it was taken for a card lying under that foul
+    and put before it. A card does not lie under itself."""
+    tb = Table()
+    g = tb.game
+    tb.see("appeared", 1, "R01", CENTRE)
+    foul = next(c.id for c in g.catalog if c.team == "white" and not c.is_goal and not g.follows("R01", c.id))
+    tb.see("appeared", 9, foul, PILE["Cyd"], frames=1)
+    tb.see("relabelled", 9, "back", PILE["Cyd"], old=foul, frames=3)
+    tb.see("relabelled", 1, foul, CENTRE, old="R01", frames=30, reads=("R01", foul, foul))
+    tb.see("relabelled", 1, "R01", CENTRE, old=foul, frames=15)  # taken back: R01 shows again
+    tb.see("relabelled", 9, foul, PILE["Cyd"], old="back", frames=3)
+    tb.see("relabelled", 9, "back", PILE["Cyd"], old=foul, frames=20)
+    tb.see("relabelled", 1, foul, CENTRE, old="R01", frames=6)  # and laid again
+    assert tb.plays() == [("R01", None), (foul, "Cyd"), (foul, "Cyd")] and len(tb.game.violations) == 2
+    frames = [a["frame"] for a in tb.ad.log if a["type"] == "play"]
+    assert frames == sorted(frames)

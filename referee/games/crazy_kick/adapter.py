@@ -551,8 +551,10 @@ class CrazyKickAdapter:
         not_on_card on R04)."""
         first, _ = self._plays.get(obs.track_id, (None, None))
         last = next((a for a in reversed(self.log) if a.get("type") == "play"), None)
+        # not the foul's own card laid again (seed 9216, fouls 0.2: W24 laid against the rules twice, 1.6 s
+        # apart; the second was put before the first, as the card under it)
         if (obs.kind != "relabelled" or first is None or first is not last
-                or self.game.in_play(first["card"]) is not None):
+                or self.game.in_play(first["card"]) is not None or self._face(card.id) == self._face(first["card"])):
             return None
         if card.id in self._play_reads.get(obs.track_id, ()):
             return first.get("frame", obs.frame) - self.correction_frames, False
