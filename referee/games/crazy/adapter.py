@@ -137,6 +137,9 @@ class CrazyAdapter:
         self._before: dict[int, list[tuple]] = {}  # track id -> (spot, sureness, trick) of its earlier plays
         self._where: tuple = (None, {})  # (the log's plays, log index -> trick) last worked out (``_trick_plays``)
         self._tracker = None  # what the tracker held at the last look (``finish``)
+        # track id -> (observation, frame first seen) of a new label of a played card read too unsurely to be a
+        # card laid on top (``_on_top_bar``): judged again as its reads firm up, for ``correction_frames``
+        self._unsure_on_top: dict[int, tuple] = {}
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -217,7 +220,11 @@ class CrazyAdapter:
             # laid right on top of it (the camera cannot see the one below any more), unless its trick is
             # complete (it is being gathered: the hand hides part of the card) or the new label is unsure
             # (the card is partly covered by the next one)
-            if self._trick_of.get(obs.track_id) != self._trick_now() or obs.confidence < self._on_top_bar(obs):
+            if self._trick_of.get(obs.track_id) != self._trick_now():
+                return []
+            if obs.confidence < self._on_top_bar(obs):
+                # judged again at each look while the track keeps this label, as its reads firm up (``look``)
+                self._unsure_on_top.setdefault(obs.track_id, (obs, obs.frame))
                 return []
             if latest is not None and obs.frame - latest <= self.DISTURBED_FRAMES:
                 # just after another card came: its hand over this one, not a card on top (seed 9082: Ann's
@@ -313,6 +320,9 @@ class CrazyAdapter:
         vanishes with it. And a trick gathered one card short had its last card laid unseen
         (``_glimpsed_last``). Plays made here are dated now, when the referee could know them."""
         self._tracker = tracker  # for ``finish``
+        out = self._firmed_up(frame, t, tracker)
+        if out:
+            return out
         out = self._glimpsed_last(frame, t, tracker.glimpses)
         if not out:
             # swept up before the tracker lets its cards go (1.5 s): every card of the trick out of view for
@@ -337,6 +347,28 @@ class CrazyAdapter:
                 return out + self._arrive(replace(obs, frame=frame), t)
             self._impossible[track] = (frame, t, self._trick_now())  # read as a card already played
         return out
+
+    def _firmed_up(self, frame: int, t: float | None, tracker) -> list:
+        """A new label of a played card, read too unsurely to be a card laid on top (``_on_top_bar``) when the
+        tracker reported it, judged again with the track's reads now, while it keeps that label, for up to
+        ``correction_frames``: the card laid on top is read surely once the hand has left it (seed 9167,
+        standard cards: Dee's KH laid 9 mm off Bob's 6H, reported at 0.685 against 0.7, read 0.74-0.88 after;
+        it was never played, and Ann's next card was called out of turn)."""
+        held = {tr.id: tr for tr in getattr(tracker, "tracks", ())}
+        for track, (obs, since) in list(self._unsure_on_top.items()):
+            tr = held.get(track)
+            if (tr is None or frame - since > self.correction_frames or tr.label != obs.label
+                    or self._play_index.get(track) is None):
+                del self._unsure_on_top[track]
+                continue
+            sure = tr.confidence(obs.label)
+            if sure <= obs.confidence:
+                continue
+            del self._unsure_on_top[track]
+            out = self.observe(replace(obs, frame=frame, confidence=sure), t)
+            if out:
+                return out
+        return []
 
     def finish(self, frame: int, t: float | None = None) -> list:
         """The recording ended at ``frame``: the open trick, one card short, whose cards all left view at
