@@ -1673,3 +1673,23 @@ def test_a_foul_laid_again_after_it_was_taken_back_comes_after_the_first():
     assert tb.plays() == [("R01", None), (foul, "Cyd"), (foul, "Cyd")] and len(tb.game.violations) == 2
     frames = [a["frame"] for a in tb.ad.log if a["type"] == "play"]
     assert frames == sorted(frames)
+
+
+def test_a_play_read_back_as_its_first_card_is_a_flicker_whatever_a_pile_showed_meanwhile():
+    """Seed 9171: W19 played, read W18 for a look (put right to W18), then W19 again; meanwhile a card on a
+    pile, read W19, turned to a back. Taken for W19 leaving its pile after the play, W19 was played anew on
+    the W18 (a made-up card) and five false calls followed. A card the play was read as before is the camera
+    flickering between two readings."""
+    g = Table().game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01"]
+    first, other = next((f, o) for f in ids if g.catalog[f].team == "white" and g.follows("R01", f) for o in ids
+                        if o != f and g.follows("R01", o) and not g.follows(f, o) and not g.follows(o, f))
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("appeared", 9, first, (PILE["Dee"][0], PILE["Dee"][1] - 40))  # a card on a pile misread as it
+    tb.see("relabelled", 1, first, CENTRE, old="R01", frames=30, confidence=0.8)
+    tb.see("relabelled", 1, other, CENTRE, old=first, frames=6, confidence=0.77)  # soon: put right
+    assert [c for c, _ in tb.plays()] == ["R01", other]
+    tb.see("relabelled", 9, "back", (PILE["Dee"][0], PILE["Dee"][1] - 40), old=first, frames=3)  # then a back
+    tb.see("relabelled", 1, first, CENTRE, old=other, frames=3, confidence=0.81)
+    assert [c for c, _ in tb.plays()] == ["R01", first] and tb.game.violations == []

@@ -256,14 +256,17 @@ class CrazyKickAdapter:
         later = i is not None and any(a.get("type") == "play" and not any(a is b for b in self._put_back)
                                       for a in self.log[i + 1:])
         if obs.kind == "relabelled" and i is not None and not later:
-            if min(self._gone.get(card.id, -1), self._left.get(card.id, (None, -1))[1]) >= frame:
+            if (min(self._gone.get(card.id, -1), self._left.get(card.id, (None, -1))[1]) >= frame
+                    and card.id not in self._read_as.get(obs.track_id, ())):
                 # taken off its pile (a back read where it lay, and not read on a pile since) no sooner than the
                 # last play was made, so after that card was read here: a card laid on it, not it misread (a twin
                 # read on another pile is no sign it is back: seed 9205's W55). Seed 9190, fouls 0.2: R32 laid
                 # against the rules, its pile track held meanwhile; W26 left its pile as R32 was played and was
                 # read on it 0.5 s later: R32's foul was put right to W26 and went uncalled. Seed 9205: W55 left
                 # its pile 0.4 s after R14 was played and was laid on it against the rules; taken for R14 misread
-                # late, a goal was called, then taken back as R14 showed again, and the foul went uncalled
+                # late, a goal was called, then taken back as R14 showed again, and the foul went uncalled.
+                # Not a card this play was read as before: the camera flickering, whatever a pile showed (seed
+                # 9171: W19 read W18 for a look, a card on a pile read W19 then a back meanwhile)
                 return self._play(obs, card, t)
             if (card.id != first["card"] and card.id in self._read_as.get(obs.track_id, ())
                     and obs.confidence >= self._sure.get(obs.track_id, 0.0)):
