@@ -347,10 +347,23 @@ PIECE_TURNS = 8
 BOTH_WAYS_GAMES = frozenset({"crazy-kick"})
 
 
-def both_ways(probabilities, crops: list[np.ndarray]) -> np.ndarray:
-    """``probabilities(crops)`` averaged with the same crops turned 180 degrees: a card that lies either
-    way up is read both ways (``BOTH_WAYS_GAMES``)."""
-    return (probabilities(crops) + probabilities([c[::-1, ::-1] for c in crops])) / 2
+# A card read at least this surely one way up is not read the other way (``both_ways``). Measured on the
+# 3,203 card crops of Crazy Kick 9193's review (fouls 0.2; session 29): 70 % are read that surely, and the
+# turned reading changed the name of none of them (0.003 less sure on average); the classifier's time
+# on that review went from 4.5 s to about 2.
+SURE_ONE_WAY = 0.9
+
+
+def both_ways(probabilities, crops: list[np.ndarray], sure: float = SURE_ONE_WAY) -> np.ndarray:
+    """``probabilities(crops)``, averaged with the same crops turned 180 degrees where the upright reading
+    is less sure than ``sure``: a card that lies either way up is read both ways (``BOTH_WAYS_GAMES``)
+    when one way does not tell. ``sure`` above 1 reads every crop both ways."""
+    p = probabilities(crops)
+    unsure = np.flatnonzero(p.max(axis=1) < sure) if len(crops) else np.zeros(0, int)
+    if len(unsure):
+        p = np.array(p, copy=True)
+        p[unsure] = (p[unsure] + probabilities([crops[i][::-1, ::-1] for i in unsure])) / 2
+    return p
 
 
 def turned(crops: list[np.ndarray], turns: int) -> list[np.ndarray]:

@@ -24,7 +24,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.cardsets import video_cards, warp_card  # noqa: E402
-from referee.recognize import BOTH_WAYS_GAMES, CardClassifier, classifier_path, face_names  # noqa: E402
+from referee.recognize import (BOTH_WAYS_GAMES, SURE_ONE_WAY, CardClassifier, classifier_path,  # noqa: E402
+                               face_names)
 from referee.recognize import both_ways as read_both_ways  # noqa: E402
 
 BINS = ((0.9, 1.01), (0.5, 0.9))
@@ -52,13 +53,13 @@ def ensure_video(keep: Path, game: str, deck: str, seed: int, seconds: float, wi
     return out
 
 
-def read(clf: CardClassifier, crops: list, both_ways: bool) -> np.ndarray:
+def read(clf: CardClassifier, crops: list, both_ways: bool, sure: float = SURE_ONE_WAY) -> np.ndarray:
     """Probabilities as the recogniser reads cards: in batches, averaged with each crop turned 180 degrees
-    for a game whose cards lie either way up."""
+    for a game whose cards lie either way up (where one way reads it less surely than ``sure``)."""
     out = []
     for i in range(0, len(crops), 256):
         batch = crops[i:i + 256]
-        out.append(read_both_ways(clf.probabilities, batch) if both_ways else clf.probabilities(batch))
+        out.append(read_both_ways(clf.probabilities, batch, sure) if both_ways else clf.probabilities(batch))
     return np.concatenate(out)
 
 
@@ -75,6 +76,9 @@ def main(argv=None) -> int:
     p.add_argument("--both-ways", choices=["auto", "on", "off"], default="auto",
                    help="also read each card turned 180 degrees and average (auto: as the recogniser does, "
                         "recognize.BOTH_WAYS_GAMES)")
+    p.add_argument("--one-way-sure", type=float, default=SURE_ONE_WAY,
+                   help="a card read at least this surely one way up is not read the other way "
+                        f"(default {SURE_ONE_WAY}, as the recogniser; above 1: every card both ways)")
     args = p.parse_args(argv)
     two = args.game in BOTH_WAYS_GAMES if args.both_ways == "auto" else args.both_ways == "on"
     width, height = (int(v) for v in args.size.split("x"))
@@ -90,7 +94,7 @@ def main(argv=None) -> int:
             data[clf.imgsz] = ([c for x in per for c in x[0]], [c for x in per for c in x[1]],
                                np.concatenate([x[2] for x in per]))
         crops, labels, vis = data[clf.imgsz]
-        p_all = read(clf, crops, two)
+        p_all = read(clf, crops, two, args.one_way_sure)
         names = np.array(clf.names)[p_all.argmax(1)]
         conf = p_all.max(1)
         labels_a = np.array([faces.get(n, n) for n in labels])

@@ -24,4 +24,6 @@ def test_both_ways_averages_each_crop_with_itself_turned_half_round():
     crops = [crop] * 300  # more than one batch
     one_way = read(TopHeavy(), crops, both_ways=False)
     assert one_way.shape == (300, 2) and np.allclose(one_way, [0.9, 0.1])
-    assert np.allclose(read(TopHeavy(), crops, both_ways=True), [0.5, 0.5])
+    assert np.allclose(read(TopHeavy(), crops, both_ways=True, sure=1.01), [0.5, 0.5])
+    # read surely enough one way up (``recognize.SURE_ONE_WAY``), a crop is not read the other way
+    assert np.allclose(read(TopHeavy(), crops, both_ways=True, sure=0.9), [0.9, 0.1])

@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.recognize import (CardRecognizer, classifier_path, detector_path, order_card_corners,
-                               postprocess_obb, xywhr_to_corners)
+from referee.recognize import (SURE_ONE_WAY, CardRecognizer, both_ways, classifier_path, detector_path,
+                               order_card_corners, postprocess_obb, xywhr_to_corners)
 
 # Floors below what the shipped models get on these 6 views (rook 12/25, standard 22/31 on 2026-11-30);
 # scripts/bench_detector.py gives the full figures (models/README.md).
@@ -257,9 +257,29 @@ def test_a_crazy_kick_card_is_read_both_ways_up_and_averaged():
     crop = cv2.resize(face_by_id("W18", 200), (size, size), interpolation=cv2.INTER_AREA)
     upside = np.ascontiguousarray(crop[::-1, ::-1])
     p = rec.probabilities([crop, upside], "card")
-    np.testing.assert_allclose(p[0], p[1], atol=1e-5)       # the same card whichever way up it lies
     raw = rec.stage2["card"].probabilities([crop, upside])
-    np.testing.assert_allclose(p[0], raw.mean(axis=0), atol=1e-6)
+    for k in (0, 1):  # read surely one way: kept; else averaged with its reading the other way up
+        want = raw[k] if raw[k].max() >= SURE_ONE_WAY else raw.mean(axis=0)
+        np.testing.assert_allclose(p[k], want, atol=1e-6)
+    assert rec.stage2["card"].names[int(p[0].argmax())] == "W18" == rec.stage2["card"].names[int(p[1].argmax())]
+
+
+def test_a_card_read_surely_one_way_up_is_not_read_the_other_way():
+    """``both_ways``: the turned reading only for crops read less surely than ``sure`` one way up."""
+    calls = []
+
+    def probabilities(crops):
+        calls.append(len(crops))
+        return np.array([[0.95, 0.05] if c[0, 0, 0] else [0.6, 0.4] for c in crops], np.float32)
+
+    sure, unsure = np.ones((4, 4, 3), np.uint8), np.zeros((4, 4, 3), np.uint8)
+    unsure[-1, -1] = 1  # turned half round it reads as sure
+    p = both_ways(probabilities, [sure, unsure, sure])
+    assert calls == [3, 1]
+    np.testing.assert_allclose(p, [[0.95, 0.05], [0.775, 0.225], [0.95, 0.05]], atol=1e-6)
+    calls.clear()
+    np.testing.assert_allclose(both_ways(probabilities, [sure], sure=1.01), [[0.95, 0.05]], atol=1e-6)
+    assert calls == [1, 1] and both_ways(probabilities, []).shape[0] == 0
 
 
 @needs_models("rook")
