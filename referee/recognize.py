@@ -349,8 +349,8 @@ BOTH_WAYS_GAMES = frozenset({"crazy-kick"})
 
 # A card read at least this surely one way up is not read the other way (``both_ways``). Measured on the
 # 3,203 card crops of Crazy Kick 9193's review (fouls 0.2; session 29): 70 % are read that surely, and the
-# turned reading changed the name of none of them (0.003 less sure on average); the classifier's time
-# on that review went from 4.5 s to about 2.
+# turned reading changed the name of none of them (0.003 less sure on average). Reviewing 9193-9196 took
+# 60.6 s instead of 66.5 (idle machine, each video twice each way; docs/benchmarks.md, session 29).
 SURE_ONE_WAY = 0.9
 
 
