@@ -658,7 +658,6 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
         # and high enough to see all four, as the README tells a person to do.
         marker_frame = MarkerFrame(layout.centre, a0 + math.pi / 2)
     camera = aligned_camera(rng, width, height, marker_frame)
-    camera.k1, camera.k2 = camera.k1 * 0.5, 0.0
     texture, table_info = make_texture(rng)
     fx = Effects(light_gradient=float(rng.uniform(0, 0.4)), light_dir_deg=float(rng.uniform(0, 360)),
                  vignette=float(rng.uniform(0, 0.3)), card_shadow=0.3, arm_shadow=0.35,
@@ -724,11 +723,21 @@ def simulate(game: str, seed: int, out: str | Path, fouls: float = 0.0, seconds:
     return {"frames": n_frames, "actions": len(actions), "plays": n_plays, "events": len(events), "out": str(out)}
 
 
+MARKER_MARGIN_PX = 6  # the corner markers' sheets lie at least this far inside the image (``aligned_camera``)
+
+
 def aligned_camera(rng, width: int, height: int, frame):
     """A camera above the playing area, square to its markers (image up = the table's top edge), high
-    enough that all four corner markers are in view at this aspect ratio."""
-    from .camera import Camera, look_at
+    enough that all four corner markers are in view at this aspect ratio: raised in 3 % steps until every
+    marker sheet, quiet zone included, lies ``MARKER_MARGIN_PX`` inside the image (seed 9168, standard cards:
+    the tilt and the principal point's offset put the bottom-left marker's edge out of view, and the video
+    could not be calibrated). The raising draws nothing from ``rng``: a camera that sees them stays as it was."""
+    import cv2
     import numpy as np
+
+    from ..calibration.table import TableMarkers
+    from .camera import Camera, look_at
+    from .markers import CELLS_QUIET
 
     hfov = math.radians(rng.uniform(68.0, 78.0))
     f = width / 2 / math.tan(hfov / 2)
@@ -737,15 +746,33 @@ def aligned_camera(rng, width: int, height: int, frame):
     h = 560.0 / half_h * (1 + 1.6 * math.tan(tilt)) * rng.uniform(1.0, 1.08)
     up = frame.phi + math.pi / 2  # the calibration's -Y (top edge) in the renderer's frame
     yaw = up + float(rng.normal(0, math.radians(2)))
+    roll = float(rng.normal(0, 0.01))
     target = np.array([frame.centre[0], frame.centre[1], 0.0])
-    eye = target + np.array([-math.cos(yaw), -math.sin(yaw), 0.0]) * h * math.tan(tilt) + [0, 0, h]
-    R, t = look_at(eye, target, yaw, float(rng.normal(0, 0.01)))
     K = np.array([[f, 0, width / 2 + rng.normal(0, width * 0.005)], [0, f, height / 2 + rng.normal(0, height * 0.005)],
                   [0, 0, 1]])
-    k1 = float(rng.uniform(-0.08, 0.1))
-    info = {"height_mm": h, "tilt_deg": math.degrees(tilt), "yaw_deg": math.degrees(yaw), "hfov_deg": math.degrees(hfov),
-            "focal_px": f, "target_mm": [float(frame.centre[0]), float(frame.centre[1])], "aligned_to_markers": True}
-    return Camera(width, height, K, R, t, k1, 0.0, info)
+    k1 = float(rng.uniform(-0.08, 0.1)) * 0.5
+    markers = TableMarkers()
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, markers.dictionary))
+    grow = (d.markerSize + 2 + 2 * CELLS_QUIET) / (d.markerSize + 2)  # the black square -> the whole sheet
+    sheets = []
+    for i in markers.ids:
+        c = markers.marker_corners(i)
+        sheets.append(c.mean(axis=0) + (c - c.mean(axis=0)) * grow)
+    sheets = frame.to_render(np.concatenate(sheets))
+    world = np.column_stack([sheets, np.zeros(len(sheets))])
+    for _ in range(40):
+        eye = target + np.array([-math.cos(yaw), -math.sin(yaw), 0.0]) * h * math.tan(tilt) + [0, 0, h]
+        R, t = look_at(eye, target, yaw, roll)
+        info = {"height_mm": h, "tilt_deg": math.degrees(tilt), "yaw_deg": math.degrees(yaw),
+                "hfov_deg": math.degrees(hfov), "focal_px": f,
+                "target_mm": [float(frame.centre[0]), float(frame.centre[1])], "aligned_to_markers": True}
+        camera = Camera(width, height, K, R, t, k1, 0.0, info)
+        uv = camera.project(world)
+        m = MARKER_MARGIN_PX
+        if ((uv[:, 0] >= m) & (uv[:, 0] <= width - 1 - m) & (uv[:, 1] >= m) & (uv[:, 1] <= height - 1 - m)).all():
+            break
+        h *= 1.03
+    return camera
 
 
 def _cmd(args) -> int:

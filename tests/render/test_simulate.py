@@ -205,3 +205,37 @@ def test_fodbold_refused_move_goes_there_and_back_and_a_goal_is_set_up_after_a_p
         return {(p.team, p.number): p.square for p in fodbold_scene(plan, board, bp, tt, skin).pieces}
 
     assert squares(tg + GOAL_PAUSE / 2) == before and squares(tg + GOAL_PAUSE + 0.05) == after
+
+
+def test_the_simulated_camera_sees_every_corner_marker_sheet_whole():
+    """Seed 9168 (standard cards, 1280x720): the camera's tilt and principal point put the bottom-left marker's
+    edge out of view, and the video could not be calibrated. ``aligned_camera`` raises the camera until every
+    sheet, quiet zone included, lies inside the image; a camera that sees them all is left as drawn."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    from referee.calibration.table import TableMarkers
+    from referee.render.markers import CELLS_QUIET, MarkerFrame
+    from referee.render.video import MARKER_MARGIN_PX, aligned_camera
+
+    markers = TableMarkers()
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, markers.dictionary))
+    grow = (d.markerSize + 2 + 2 * CELLS_QUIET) / (d.markerSize + 2)
+    raised = 0
+    for seed in range(60):
+        for width, height in ((1280, 720), (640, 480)):
+            rng = np.random.default_rng(seed)
+            frame = MarkerFrame((float(rng.uniform(-50, 50)), float(rng.uniform(-50, 50))),
+                                float(rng.uniform(0, 2 * math.pi)))
+            camera = aligned_camera(rng, width, height, frame)
+            corners = [markers.marker_corners(i) for i in markers.ids]
+            sheets = frame.to_render(np.concatenate([c.mean(0) + (c - c.mean(0)) * grow for c in corners]))
+            uv = camera.project(np.column_stack([sheets, np.zeros(len(sheets))]))
+            m = MARKER_MARGIN_PX
+            assert (uv[:, 0] >= m).all() and (uv[:, 0] <= width - 1 - m).all(), (seed, width)
+            assert (uv[:, 1] >= m).all() and (uv[:, 1] <= height - 1 - m).all(), (seed, width)
+            h0 = 560.0 / (min(width, height) / 2 / camera.info["focal_px"])
+            raised += camera.info["height_mm"] > h0 * (1 + 1.6 * math.tan(math.radians(camera.info["tilt_deg"]))) * 1.08
+    assert 0 < raised < 60, raised  # some needed raising; most are left as drawn
