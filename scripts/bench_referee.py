@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.recognize import face_names  # noqa: E402
 from referee.render.video import simulate  # noqa: E402
-from referee.review import read_calls, read_setup, review  # noqa: E402
+from referee.review import ReviewError, read_calls, read_setup, review  # noqa: E402
 from referee.session import game_parts  # noqa: E402
 
 END_S = 0.5  # the latency asked (issue 8): a play later than this before the end is missed by any referee
@@ -269,9 +269,17 @@ def main(argv=None) -> int:
         p.error(f"--deck {args.deck}: only Crazy is played with another deck")
     size = tuple(int(v) for v in args.size.split("x"))
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-referee-"))
-    rows = [run_one(args.game, seed, args.seconds, size, args.perception, work, args.stride, not args.read_whole,
-                    args.fouls, args.players, args.deck)
-            for seed in range(args.first_seed, args.first_seed + args.videos)]
+    rows, failed = [], []
+    for seed in range(args.first_seed, args.first_seed + args.videos):
+        try:
+            rows.append(run_one(args.game, seed, args.seconds, size, args.perception, work, args.stride,
+                                not args.read_whole, args.fouls, args.players, args.deck))
+        except ReviewError as e:  # one video the referee cannot review (say, a marker out of view) is reported
+            failed.append((seed, str(e)))
+            print(f"seed {seed}: review failed: {e}", file=sys.stderr)
+    if not rows:
+        print("no video could be reviewed", file=sys.stderr)
+        return 1
     print(f"\n{args.game}, {args.videos} videos of {args.seconds:g} s at {args.size}, perception {args.perception}, "
           f"stride {args.stride or 'auto'}, {'whole views' if args.read_whole else 'changed parts re-read'}, "
           f"{args.players} players, fouls {args.fouls:g}{', ' + args.deck + ' deck' if args.game == 'crazy' else ''}\n")
@@ -299,6 +307,8 @@ def main(argv=None) -> int:
           f"{calls} ({1000 * calls / max(t, 1):.1f} per 1,000) | "
           f"{spread(lat)} | {spread([x for r in rows for x in r['latency_view']])} | "
           f"{statistics.mean(r['speed'] for r in rows):.1f} | {statistics.mean(r['ms_per_frame'] for r in rows):.0f} |")
+    for seed, why in failed:
+        print(f"\nseed {seed} was not reviewed, and is in no figure above: {why}")
     stays = [x for r in rows for x in r["latency_stay"]]
     if stays:
         print(f"\nLatency above: plays the camera sees. {len(stays)} pieces stayed put (matched), known only when "

@@ -90,3 +90,23 @@ def test_a_twin_goal_card_is_said_under_either_twins_name(tmp_path):
     said = announced(path, faces)
     assert said_at({"type": "play", "card": "W54", "player": "W2", "t": 6.3}, said, 6.4, faces) == 6.4
     assert said_at({"type": "play", "card": "W54", "player": "W1", "t": 6.3}, announced(path), 7.0) == 7.0
+
+
+def test_a_video_the_referee_cannot_review_is_reported_and_the_others_still_scored(monkeypatch, capsys, tmp_path):
+    """Seed 9168 (standard cards): a marker out of view stopped the whole benchmark on a calibration error."""
+    import bench_referee
+    from referee.review import ReviewError
+
+    def run_one(game, seed, *args):
+        if seed == 2:
+            raise ReviewError("video.mp4: the four table markers were not found")
+        return {"seed": seed, "truth": 10, "found": 10, "matched": 10, "at_end": 0, "in_time": 10,
+                "matched_in_time": 10, "score_ok": True, "false_calls": 0, "true_fouls": 0, "provable": 0,
+                "fouls_called": 0, "latency": [0.1], "latency_view": [0.1], "latency_stay": [], "speed": 2.0,
+                "ms_per_frame": 15.0, "sim_s": 1.0}
+
+    monkeypatch.setattr(bench_referee, "run_one", run_one)
+    assert main(["--game", "crazy", "--videos", "3", "--first-seed", "1", "--keep", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "| 1 | 10 |" in out and "| 3 | 10 |" in out and "| 2 |" not in out
+    assert "| all | 20 | 20 | 20 |" in out and "seed 2 was not reviewed" in out and "markers were not found" in out
