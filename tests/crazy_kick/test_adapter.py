@@ -1693,3 +1693,21 @@ def test_a_play_read_back_as_its_first_card_is_a_flicker_whatever_a_pile_showed_
     tb.see("relabelled", 9, "back", (PILE["Dee"][0], PILE["Dee"][1] - 40), old=first, frames=3)  # then a back
     tb.see("relabelled", 1, first, CENTRE, old=other, frames=3, confidence=0.81)
     assert [c for c, _ in tb.plays()] == ["R01", first] and tb.game.violations == []
+
+
+def test_a_card_turned_up_onto_a_pile_top_and_taken_off_leaves_that_top_covered_not_gone():
+    """Seed 9223 (fouls 0.2): W1's W54 turned up onto his W28 and laid on the centre at once, against the rules.
+    The pile track read W28, then W54, then a back: W28 was taken for a card that left unseen, put in before
+    W54 (a pass made up) to make W54 legal, and a goal counted. A top that replaced another and is taken off
+    in turn was turned up onto it; the other lies under."""
+    g = Table().game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01" and c.team == "red"]
+    under, top = next((u, t) for u in ids if g.follows("R01", u) for t in ids
+                      if t != u and not g.follows("R01", t) and g.follows(u, t))
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("appeared", 8, under, PILE["Ann"], frames=30)
+    tb.see("relabelled", 8, top, PILE["Ann"], old=under, frames=30)  # turned up onto it
+    tb.see("relabelled", 8, "back", PILE["Ann"], old=top, frames=9)  # and taken off
+    tb.see("relabelled", 1, top, CENTRE, old="R01", frames=9)
+    assert tb.plays() == [("R01", None), (top, "Ann")] and [v.player for v in tb.game.violations] == ["Ann"]

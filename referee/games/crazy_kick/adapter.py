@@ -839,6 +839,17 @@ class CrazyKickAdapter:
                     self._leaves(before[0], p, obs.frame, removed=True)
                     if obs.kind == "relabelled":  # read there as a back: taken off, not hidden by a hand
                         self._gone[before[0]] = obs.frame
+                elif (before[3] is not None and obs.kind == "relabelled" and obs.label not in self.game.catalog.cards
+                        and before[0] in self.game.catalog.cards and self.game.catalog[before[0]].team == self.game.team_of[p]
+                        and self.game.in_play(before[3][0]) is None):
+                    # a top that replaced another (``masked``: that one maybe on its way to the centre) taken off in
+                    # turn, a back read where it lay, before that one was played: it had been turned up onto it,
+                    # and the other lies under (seed 9223, fouls 0.2: W1's W54 turned up onto W28 and laid on
+                    # the centre at once; W28 was taken for missed under it, a pass made up to make W54 legal)
+                    self._leaves(before[0], p, obs.frame, removed=True)
+                    self._gone[before[0]] = obs.frame
+                    self._left.pop(before[3][0], None)
+                    self._covered[before[3][0]] = p
         if obs.kind != "vanished":
             for p, z in self.pile_zones.items():
                 if z.contains((obs.x, obs.y)):
