@@ -1711,3 +1711,29 @@ def test_a_card_turned_up_onto_a_pile_top_and_taken_off_leaves_that_top_covered_
     tb.see("relabelled", 8, "back", PILE["Ann"], old=top, frames=9)  # and taken off
     tb.see("relabelled", 1, top, CENTRE, old="R01", frames=9)
     assert tb.plays() == [("R01", None), (top, "Ann")] and [v.player for v in tb.game.violations] == ["Ann"]
+
+
+def test_a_play_put_right_is_judged_on_the_tops_as_they_were_at_the_play():
+    """Seed 9218 (fouls 0.2): keeper W03, turned up on W2's pile and laid at once, read W01 on the centre and
+    put right to W03 0.2 s later. A slot of W2's had emptied meanwhile, so the tops then (with a gap) hid
+    that those at the play were out of date (W03 was never seen on top of them), and W03 was called
+    not_on_top."""
+    tb = Table(options={"track_piles": True})
+    g = tb.game
+    red = [c.id for c in g.catalog if c.team == "red" and not c.is_goal and c.id != "R01"]
+    x = next(c for c in red if g.follows("R01", c))
+    wrong = next(c for c in red if c != x and g.follows("R01", c))
+    c0, c1, c2 = [c for c in red if c not in (x, wrong)][:3]
+    tb.see("appeared", 1, "R01", CENTRE)
+    xs = [110, 150, 190]
+    for track, card, x0 in ((10, c0, xs[0]), (11, c1, xs[1]), (12, c2, xs[2])):
+        tb.see("appeared", track, card, (x0, 300), frames=1)
+    tb.see("relabelled", 11, x, (xs[1], 300), old=c1, frames=30)    # x turned up onto c1 ...
+    tb.see("relabelled", 11, "back", (xs[1], 300), old=x, frames=9)  # ... and taken off
+    tb.see("relabelled", 11, c1, (xs[1], 300), old="back", frames=3)  # c1 shows again
+    assert tb.game.tops["Bob"] == [c0, c1, c2]
+    tb.see("relabelled", 1, wrong, CENTRE, old="R01", frames=3)       # x read as another card
+    tb.see("relabelled", 12, "back", (xs[2], 300), old=c2, frames=2)  # a slot empties meanwhile
+    out = tb.see("relabelled", 1, x, CENTRE, old=wrong, frames=4)     # put right soon
+    assert any(isinstance(o, Correction) for o in out)
+    assert tb.plays()[-1] == (x, "Bob") and tb.game.violations == []

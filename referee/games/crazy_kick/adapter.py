@@ -291,7 +291,7 @@ class CrazyKickAdapter:
                     # player's pile, and the correction was called not_on_top)
                     return []
                 self.log[i] = fixed
-                table = self._unseen_tops(card.id, fixed.get("player"))
+                table = self._unseen_tops(card.id, fixed.get("player"), i)
                 if table is not None:
                     # as for a new play (``_unseen_first``): the card the camera never saw covered on his piles
                     # came from one it saw out of date, not from under another top (seed 9145, fouls 0.2:
@@ -358,7 +358,7 @@ class CrazyKickAdapter:
         tells (``_undo_late``; seed 9062, fouls 0.2: W50 and W52 in turn at 0.42-0.55)."""
         fixed = self._read_as_card(first, card, obs)
         self.log[i] = fixed
-        table = self._unseen_tops(card.id, fixed.get("player"))
+        table = self._unseen_tops(card.id, fixed.get("player"), i)
         if table is not None:  # as in ``_centre``'s corrections
             self.log.insert(i, camera_action(table, fixed.get("t", self._t), fixed.get("frame")))
             i += 1
@@ -735,9 +735,13 @@ class CrazyKickAdapter:
         table = self._unseen_tops(card_id, player)
         return [] if table is None else [self._emit(table, t, frame)]
 
-    def _unseen_tops(self, card_id: str, player: str | None) -> dict | None:
-        """The ``table`` action ``_unseen_first`` makes, or None when none is needed."""
-        tops = self.game.tops.get(player) if player is not None else None
+    def _unseen_tops(self, card_id: str, player: str | None, at: int | None = None) -> dict | None:
+        """The ``table`` action ``_unseen_first`` makes, or None when none is needed. ``at``: for a play put
+        right at that log index, judged on the tops as they were there, not as they are now (seed 9218, fouls
+        0.2: keeper W03 read W01, put right 0.2 s later; a slot of W2's emptied meanwhile hid that the tops at
+        the play were out of date, and W03 was called not_on_top)."""
+        game = self.game if at is None else self._scratch(self.log[:at])
+        tops = game.tops.get(player) if player is not None else None
         if (not self.game.options.track_piles or not tops or None in tops or card_id in tops
                 or self._covered.get(card_id) == player):
             return None
