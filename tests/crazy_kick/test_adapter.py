@@ -1699,7 +1699,7 @@ def test_a_card_turned_up_onto_a_pile_top_and_taken_off_leaves_that_top_covered_
     """Seed 9223 (fouls 0.2): W1's W54 turned up onto his W28 and laid on the centre at once, against the rules.
     The pile track read W28, then W54, then a back: W28 was taken for a card that left unseen, put in before
     W54 (a pass made up) to make W54 legal, and a goal counted. A top that replaced another and is taken off
-    in turn was turned up onto it; the other lies under."""
+    in turn, when it shows on the centre, was turned up onto the other: no card missed under it."""
     g = Table().game
     ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01" and c.team == "red"]
     under, top = next((u, t) for u in ids if g.follows("R01", u) for t in ids

@@ -187,6 +187,8 @@ class CrazyKickAdapter:
         # a pile track's last relabel (old, new, frame), and the pairs of cards a pile top was read as in turn,
         # there and back within ``2 * pile_wait_frames``: one card the camera flickers on (``_top_misread``)
         self._pile_relabel: dict[int, tuple[str, str, int]] = {}
+        # card id -> the pile top it replaced before it was taken off its pile in turn (``_piles``, ``_missed``)
+        self._turned_onto: dict[str, str] = {}
         self._pile_flickers: set[frozenset] = set()
         self._t = 0.0
 
@@ -633,8 +635,12 @@ class CrazyKickAdapter:
         top = next((a.get("frame") for a in reversed(self.log) if a.get("type") == "play"
                     and game.in_play(a["card"]) is not None), None)
         since = max(frame - self.missed_frames, (top or 0) - self.correction_frames)
+        # not the top ``card`` was turned up onto on its pile and then taken off (seed 9223, fouls 0.2: W1's W54
+        # turned up onto W28 and laid on the centre at once, against the rules; W28 was taken for missed under
+        # it, a pass made up to make W54 legal, and a goal counted)
+        onto = self._turned_onto.get(card.id)
         found = [(c, p) for c, (p, f) in self._left.items()
-                 if f >= since and c != card.id and c not in showing
+                 if f >= since and c != card.id and c not in showing and c != onto
                  and game.in_play(c) is None and game.is_legal(c) and not self._ever_played(c)]
         fits, read = [], []
         for c, p in found:
@@ -844,16 +850,11 @@ class CrazyKickAdapter:
                     if obs.kind == "relabelled":  # read there as a back: taken off, not hidden by a hand
                         self._gone[before[0]] = obs.frame
                 elif (before[3] is not None and obs.kind == "relabelled" and obs.label not in self.game.catalog.cards
-                        and before[0] in self.game.catalog.cards and self.game.catalog[before[0]].team == self.game.team_of[p]
-                        and self.game.in_play(before[3][0]) is None):
+                        and before[0] in self.game.catalog.cards and self.game.in_play(before[3][0]) is None):
                     # a top that replaced another (``masked``: that one maybe on its way to the centre) taken off in
-                    # turn, a back read where it lay, before that one was played: it had been turned up onto it,
-                    # and the other lies under (seed 9223, fouls 0.2: W1's W54 turned up onto W28 and laid on
-                    # the centre at once; W28 was taken for missed under it, a pass made up to make W54 legal)
-                    self._leaves(before[0], p, obs.frame, removed=True)
-                    self._gone[before[0]] = obs.frame
-                    self._left.pop(before[3][0], None)
-                    self._covered[before[3][0]] = p
+                    # turn, a back read where it lay, before that one was played: if it shows on the centre, it had
+                    # been turned up onto the other, which is no card missed under it (``_missed``)
+                    self._turned_onto[before[0]] = before[3][0]
         if obs.kind != "vanished":
             for p, z in self.pile_zones.items():
                 if z.contains((obs.x, obs.y)):
@@ -1044,7 +1045,14 @@ class CrazyKickAdapter:
         # fouls 0.2: keeper W03 kicked off, R32 laid on it at once and read first, then taken back; R32 was
         # put first and called no_keeper, not not_on_card on W03)
         was = self._left.get(fixed["card"])
-        after = after or (was is not None and was[1] < first.get("frame", frame) - self.correction_frames)
+        laid = first.get("frame", frame) - self.correction_frames
+        gone = self._gone.get(card.id)
+        if gone is not None and 0 <= first.get("frame", frame) - gone <= self.missed_frames:
+            # the foul's card was taken off its pile (a back read where it lay): the two left in the order
+            # they were laid (seed 9205, fouls 0.2: R31 left 0.3 s before W41 and was read 0.4 s after it
+            # landed; against its read, W41 seemed to have left first and was put before it)
+            laid = gone
+        after = after or (was is not None and was[1] < laid)
         tries = [([foul], None)] if alone else [([fixed, foul], None)] if after else [([foul, fixed], None)]
         if not after and not alone:
             prev = next((a.get("frame") for a in reversed(head) if a.get("type") == "play"), None)
