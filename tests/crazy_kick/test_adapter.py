@@ -1737,3 +1737,25 @@ def test_a_play_put_right_is_judged_on_the_tops_as_they_were_at_the_play():
     out = tb.see("relabelled", 1, x, CENTRE, old=wrong, frames=4)     # put right soon
     assert any(isinstance(o, Correction) for o in out)
     assert tb.plays()[-1] == (x, "Bob") and tb.game.violations == []
+
+
+def test_a_foul_put_back_goes_before_a_card_that_left_its_pile_after_the_foul_did():
+    """Seed 9205 (fouls 0.2, under a first form of ``_turned_onto``): R31 left its pile 0.3 s before W41 and was
+    read on the centre 0.4 s after it landed; W41 read over it was taken for R31 misread, and when R31 showed
+    on its pile again its foul went back in the log after W41: against R31's late read, W41 seemed to have
+    left first. The two left their piles in the order they were laid."""
+    g = Table().game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01"]
+    foul, other = next((f, o) for f in ids if g.catalog[f].team == "red" and not g.follows("R01", f) for o in ids
+                       if g.catalog[o].team == "white" and g.follows("R01", o) and not g.follows(o, f))
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    tb.see("appeared", 8, foul, PILE["Ann"], frames=1)
+    tb.see("appeared", 9, other, PILE["Cyd"], frames=1)
+    tb.see("relabelled", 8, "back", PILE["Ann"], old=foul, frames=28)   # the foul's card leaves first ...
+    tb.see("relabelled", 9, "back", PILE["Cyd"], old=other, frames=6)   # ... then the other
+    tb.see("relabelled", 1, foul, CENTRE, old="R01", frames=9)          # the foul read late
+    tb.see("relabelled", 1, other, CENTRE, old=foul, frames=12)         # the other over it: taken for a misread
+    tb.see("relabelled", 8, foul, PILE["Ann"], old="back", frames=12)   # the foul back on its pile
+    assert [c for c, _ in tb.plays()] == ["R01", foul, other]
+    assert [v.player for v in tb.game.violations] == ["Ann"]
