@@ -680,10 +680,8 @@ class CrazyKickAdapter:
             # left before that card was laid: its read comes a few looks after it lands (the tracker's votes),
             # a back where a card lay shows at once (seed 9143, fouls 0.2: W01 left its pile in the look R25,
             # refused, was read, and was laid 0.5 s after it; put before it, R25's no_keeper became not_on_card)
-            laid = a.get("frame", 0) - self.correction_frames
-            gone = self._gone.get(a["card"])
-            if by_gone and gone is not None and 0 <= a.get("frame", 0) - gone <= self.missed_frames:
-                laid = gone
+            laid = (self._laid_at(a["card"], a.get("frame", 0)) if by_gone
+                    else a.get("frame", 0) - self.correction_frames)
             if self.game.in_play(a["card"]) is not None or laid < left:
                 break
             k0 = k
@@ -696,6 +694,15 @@ class CrazyKickAdapter:
         self.log[:] = moved
         return Correction(k0 + len(block) - 1, block[-1], why=f"{block[-1]['card']} left its pile before "
                                                                f"{self.log[k0 + len(block)]['card']} was laid")
+
+    def _laid_at(self, card_id: str, frame: int) -> int:
+        """When the card of a play read at ``frame`` was laid: when it was taken off its pile (``_gone``), where
+        that was read within ``missed_frames`` before the play; else ``correction_frames`` before the read (a
+        read comes a few looks after the card lands: the tracker's votes)."""
+        gone = self._gone.get(card_id)
+        if gone is not None and 0 <= frame - gone <= self.missed_frames:
+            return gone
+        return frame - self.correction_frames
 
     def _scratch(self, actions: list[dict]) -> CrazyKickGame:
         """A scratch engine that has taken ``actions`` (the adapter never changes its own game)."""
@@ -1045,14 +1052,10 @@ class CrazyKickAdapter:
         # fouls 0.2: keeper W03 kicked off, R32 laid on it at once and read first, then taken back; R32 was
         # put first and called no_keeper, not not_on_card on W03)
         was = self._left.get(fixed["card"])
-        laid = first.get("frame", frame) - self.correction_frames
-        gone = self._gone.get(card.id)
-        if gone is not None and 0 <= first.get("frame", frame) - gone <= self.missed_frames:
-            # the foul's card was taken off its pile (a back read where it lay): the two left in the order
-            # they were laid (seed 9205, fouls 0.2: R31 left 0.3 s before W41 and was read 0.4 s after it
-            # landed; against its read, W41 seemed to have left first and was put before it)
-            laid = gone
-        after = after or (was is not None and was[1] < laid)
+        # where the foul's card was taken off its pile (a back read where it lay), the two left in the order
+        # they were laid (seed 9205, fouls 0.2: R31 left 0.3 s before W41 and was read 0.4 s after it landed;
+        # against its read, W41 seemed to have left first and was put before it)
+        after = after or (was is not None and was[1] < self._laid_at(card.id, first.get("frame", frame)))
         tries = [([foul], None)] if alone else [([fixed, foul], None)] if after else [([foul, fixed], None)]
         if not after and not alone:
             prev = next((a.get("frame") for a in reversed(head) if a.get("type") == "play"), None)
