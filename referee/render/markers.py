@@ -49,6 +49,18 @@ def marker_sheet(dictionary: str, marker_id: int, cell_px: int = 16) -> tuple[np
     return img, np.full(img.shape[:2], 255, np.uint8), corners
 
 
+def sheet_corners(markers) -> np.ndarray:
+    """The four corners of every marker's whole sheet (quiet zone included) in calibration mm, marker after
+    marker: (4 * n, 2). ``marker_sheet`` draws the same sheet around the black square."""
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, markers.dictionary))
+    grow = (d.markerSize + 2 + 2 * CELLS_QUIET) / (d.markerSize + 2)  # the black square -> the whole sheet
+    out = []
+    for i in markers.ids:
+        c = markers.marker_corners(i)
+        out.append(c.mean(axis=0) + (c - c.mean(axis=0)) * grow)
+    return np.concatenate(out)
+
+
 def markers_underlay(frame: MarkerFrame, markers=None, inner=None):
     """A render_scene underlay that lays the four marker sheets on the table (then calls ``inner``)."""
     from ..calibration.table import TableMarkers

@@ -732,12 +732,11 @@ def aligned_camera(rng, width: int, height: int, frame):
     marker sheet, quiet zone included, lies ``MARKER_MARGIN_PX`` inside the image (seed 9168, standard cards:
     the tilt and the principal point's offset put the bottom-left marker's edge out of view, and the video
     could not be calibrated). The raising draws nothing from ``rng``: a camera that sees them stays as it was."""
-    import cv2
     import numpy as np
 
     from ..calibration.table import TableMarkers
     from .camera import Camera, look_at
-    from .markers import CELLS_QUIET
+    from .markers import sheet_corners
 
     hfov = math.radians(rng.uniform(68.0, 78.0))
     f = width / 2 / math.tan(hfov / 2)
@@ -751,14 +750,7 @@ def aligned_camera(rng, width: int, height: int, frame):
     K = np.array([[f, 0, width / 2 + rng.normal(0, width * 0.005)], [0, f, height / 2 + rng.normal(0, height * 0.005)],
                   [0, 0, 1]])
     k1 = float(rng.uniform(-0.08, 0.1)) * 0.5
-    markers = TableMarkers()
-    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, markers.dictionary))
-    grow = (d.markerSize + 2 + 2 * CELLS_QUIET) / (d.markerSize + 2)  # the black square -> the whole sheet
-    sheets = []
-    for i in markers.ids:
-        c = markers.marker_corners(i)
-        sheets.append(c.mean(axis=0) + (c - c.mean(axis=0)) * grow)
-    sheets = frame.to_render(np.concatenate(sheets))
+    sheets = frame.to_render(sheet_corners(TableMarkers()))
     world = np.column_stack([sheets, np.zeros(len(sheets))])
     for _ in range(40):
         eye = target + np.array([-math.cos(yaw), -math.sin(yaw), 0.0]) * h * math.tan(tilt) + [0, 0, h]

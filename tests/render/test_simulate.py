@@ -213,16 +213,16 @@ def test_the_simulated_camera_sees_every_corner_marker_sheet_whole():
     sheet, quiet zone included, lies inside the image; a camera that sees them all is left as drawn."""
     import math
 
-    import cv2
-    import numpy as np
-
     from referee.calibration.table import TableMarkers
-    from referee.render.markers import CELLS_QUIET, MarkerFrame
+    from referee.render.markers import MarkerFrame, marker_sheet, sheet_corners
     from referee.render.video import MARKER_MARGIN_PX, aligned_camera
 
     markers = TableMarkers()
-    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, markers.dictionary))
-    grow = (d.markerSize + 2 + 2 * CELLS_QUIET) / (d.markerSize + 2)
+    # the sheet's corners, as drawn: its image is the black square plus the quiet zone on every side
+    img, _, square = marker_sheet(markers.dictionary, markers.ids[0])
+    mm_per_px = markers.size_mm / (square[1, 0] - square[0, 0])
+    first = sheet_corners(markers)[:4]
+    assert np.allclose(first[1] - first[0], [img.shape[1] * mm_per_px, 0])
     raised = 0
     for seed in range(60):
         for width, height in ((1280, 720), (640, 480)):
@@ -230,8 +230,7 @@ def test_the_simulated_camera_sees_every_corner_marker_sheet_whole():
             frame = MarkerFrame((float(rng.uniform(-50, 50)), float(rng.uniform(-50, 50))),
                                 float(rng.uniform(0, 2 * math.pi)))
             camera = aligned_camera(rng, width, height, frame)
-            corners = [markers.marker_corners(i) for i in markers.ids]
-            sheets = frame.to_render(np.concatenate([c.mean(0) + (c - c.mean(0)) * grow for c in corners]))
+            sheets = frame.to_render(sheet_corners(markers))
             uv = camera.project(np.column_stack([sheets, np.zeros(len(sheets))]))
             m = MARKER_MARGIN_PX
             assert (uv[:, 0] >= m).all() and (uv[:, 0] <= width - 1 - m).all(), (seed, width)
