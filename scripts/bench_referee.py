@@ -185,6 +185,19 @@ def totals(sheet: dict):
     return sheet.get("totals") or sheet.get("score")
 
 
+def match(truth: list[dict], got: list[dict], faces: dict[str, str] | None = None):
+    """(difflib matcher, [(true action, reviewed action)] of the matched ones): actions aligned on ``key``."""
+    sm = difflib.SequenceMatcher(a=[key(a, faces) for a in truth], b=[key(a, faces) for a in got], autojunk=False)
+    return sm, [(truth[b.a + k], got[b.b + k]) for b in sm.get_matching_blocks() for k in range(b.size)]
+
+
+def latencies(t: dict, g: dict, fps: float, seen: dict, said: dict, faces: dict[str, str] | None = None):
+    """(logged, said) seconds for a true action ``t`` matched by ``g``: from the frame it was laid to the frame of
+    its action, and from the first frame it was in view to the time it was first said."""
+    logged = (g["frame"] - t["frame"]) / fps
+    return logged, max(0.0, said_at(t, said, g["frame"] / fps, faces) - first_in_view(t, seen) / fps)
+
+
 def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], perception: str, work: Path,
             stride: int | None = None, incremental: bool = True, fouls: float = 0.0, players: int = 4,
             deck: str = "rook") -> dict:
@@ -205,9 +218,8 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
                  annotate=False, progress=False, stride=stride, incremental=incremental)
     truth, got = seen_actions(sim / "actions.jsonl"), seen_actions(out / "actions.jsonl")
     faces = face_names(game)
-    sm = difflib.SequenceMatcher(a=[key(a, faces) for a in truth], b=[key(a, faces) for a in got], autojunk=False)
-    matched = sum(b.size for b in sm.get_matching_blocks())
-    pairs = [(truth[b.a + k], got[b.b + k]) for b in sm.get_matching_blocks() for k in range(b.size)]
+    pairs = match(truth, got, faces)[1]
+    matched = len(pairs)
     info = json.loads((sim / "truth.json").read_text())
     fps = info["fps"]
     # a card that lands in the last END_S of the recording cannot be seen lying still in time
@@ -218,12 +230,11 @@ def run_one(game: str, seed: int, seconds: float, size: tuple[int, int], percept
     matched_in_time = sum(1 for t, _ in pairs if t.get("frame", 0) < info["frames"] - END_S * fps)
     timed = [(t, g) for t, g in pairs if "frame" in t and "frame" in g]
     seen_plays = [(t, g) for t, g in timed if not stayed(t)]
-    lat = [(g["frame"] - t["frame"]) / fps for t, g in seen_plays]
     lat_stay = [(g["frame"] - t["frame"]) / fps for t, g in timed if stayed(t)]
     seen = in_view_frames(sim / "frames.jsonl") if (sim / "frames.jsonl").is_file() else {}
     said = announced(out / "events.jsonl", faces)
-    lat_view = [max(0.0, said_at(t, said, g["frame"] / fps, faces) - first_in_view(t, seen) / fps)
-                for t, g in seen_plays]
+    lat, lat_view = zip(*(latencies(t, g, fps, seen, said, faces) for t, g in seen_plays)) if seen_plays else ((), ())
+    lat, lat_view = list(lat), list(lat_view)
     truth_sheet = json.loads((sim / "truth.json").read_text())["scoresheet"]
     called = named(violations(res["scoresheet"]), violations(truth_sheet))
     false_calls = sum((called - violations(truth_sheet)).values())

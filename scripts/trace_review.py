@@ -15,7 +15,6 @@ video again in a temporary folder (the kept review is not touched).
 from __future__ import annotations
 
 import argparse
-import difflib
 import fnmatch
 import json
 import sys
@@ -25,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee import (announced, first_in_view, in_view_frames, key, operator_calls, said_at,  # noqa: E402
-                           seen_actions, stayed)
+from bench_referee import (announced, in_view_frames, latencies, match, operator_calls, seen_actions,  # noqa: E402
+                           stayed)
 from referee.recognize import face_names  # noqa: E402
 from referee.review import read_calls, read_setup, review  # noqa: E402
 from referee.session import GameSession  # noqa: E402
@@ -49,8 +48,7 @@ def diff(folder: Path, seeds: list[str], slow: float) -> int:
         game = json.loads((sim / "actions.jsonl").read_text().splitlines()[0]).get("game", "")
         faces = face_names(game)
         truth, got = seen_actions(sim / "actions.jsonl"), seen_actions(rev / "actions.jsonl")
-        sm = difflib.SequenceMatcher(a=[key(a, faces) for a in truth], b=[key(a, faces) for a in got],
-                                     autojunk=False)
+        sm, pairs = match(truth, got, faces)
         print(f"== {seed}: {len(truth)} true actions, {len(got)} reviewed")
         for tag, i1, i2, j1, j2 in sm.get_opcodes():
             if tag != "equal":
@@ -64,15 +62,13 @@ def diff(folder: Path, seeds: list[str], slow: float) -> int:
                 print(f"  called at {e.get('t')} s: {e.get('player')} {e.get('violation')}: {e.get('detail')}")
         fps = json.loads((sim / "truth.json").read_text())["fps"]
         seen, said = in_view_frames(sim / "frames.jsonl"), announced(rev / "events.jsonl", faces)
-        for m in sm.get_matching_blocks():
-            for t, g in zip(truth[m.a:m.a + m.size], got[m.b:m.b + m.size]):
-                if "frame" not in t or "frame" not in g or stayed(t):
-                    continue
-                logged = (g["frame"] - t["frame"]) / fps
-                spoken = max(0.0, said_at(t, said, g["frame"] / fps, faces) - first_in_view(t, seen) / fps)
-                if max(logged, spoken) > slow:
-                    print(f"  slow: {json.dumps(t)} logged at frame {g['frame']} ({logged:.2f} s), "
-                          f"said {spoken:.2f} s after in view")
+        for t, g in pairs:
+            if "frame" not in t or "frame" not in g or stayed(t):
+                continue
+            logged, spoken = latencies(t, g, fps, seen, said, faces)
+            if max(logged, spoken) > slow:
+                print(f"  slow: {json.dumps(t)} logged at frame {g['frame']} ({logged:.2f} s), "
+                      f"said {spoken:.2f} s after in view")
     return 0
 
 
