@@ -1012,6 +1012,35 @@ def test_a_card_taken_for_a_misread_that_comes_back_to_its_pile_was_a_foul_taken
         assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
 
 
+def test_a_foul_taken_back_and_laid_again_unseen_is_missed_under_the_next_card():
+    """Seed 9228 (fouls 0.2): R1's R30 laid against the rules and taken back; R42 laid; R30 laid again (legal
+    now) and covered by R55 within 0.2 s. R30's refused play kept it from being looked for, and R55 was
+    called not_on_card on R42. A refused card that left its pile again since is laid anew."""
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    g = tb.game
+    red = [c.id for c in g.catalog if c.team == "red" and not (c.is_goal or c.is_keeper)]
+    y = legal(g, "red")
+    x, w, z = next((x, w, z) for x in red if not g.is_legal(x) and not g.follows(y, x) for w in red
+                   if g.follows(y, w) and g.follows(w, x) for z in red
+                   if len({x, y, w, z}) == 4 and g.follows(x, z) and not g.follows(w, z))
+    for track, card, who in ((5, x, "Bob"), (7, w, "Ann")):
+        tb.see("appeared", track, card, PILE[who])
+    tb.see("vanished", 5, x, PILE["Bob"])
+    tb.see("relabelled", 1, x, CENTRE, old="R01", frames=10)  # a foul
+    tb.see("relabelled", 1, y, CENTRE, old=x, frames=6)
+    tb.see("appeared", 6, x, PILE["Bob"], frames=10)  # taken back
+    assert tb.plays() == [("R01", None), (x, "Bob"), (y, None)]
+    tb.see("vanished", 7, w, PILE["Ann"], frames=3)
+    tb.see("relabelled", 1, w, CENTRE, old=y, frames=12)
+    tb.see("appeared", 8, z, PILE["Ann"], frames=3)
+    tb.see("relabelled", 6, "back", PILE["Bob"], old=x, frames=12)  # x off Bob's pile again ...
+    tb.see("vanished", 8, z, PILE["Ann"], frames=3)
+    tb.see("relabelled", 1, z, CENTRE, old=w, frames=6)  # ... and covered by z unseen
+    assert [c for c, _ in tb.plays()] == ["R01", x, y, w, x, z]
+    assert [(v.type, v.player) for v in tb.game.violations] == [("not_on_card", "Bob")]
+
+
 def test_a_foul_taken_back_comes_after_the_card_read_under_it_first():
     """Seed 9060: W37 laid, R54 on it for 0.3 s (read R53, its twin's name; a foul) and taken back; the
     centre read W37, R53, W37."""

@@ -641,7 +641,7 @@ class CrazyKickAdapter:
         onto = self._turned_onto.get(card.id)
         found = [(c, p) for c, (p, f) in self._left.items()
                  if f >= since and c != card.id and c not in showing and c != onto
-                 and game.in_play(c) is None and game.is_legal(c) and not self._ever_played(c)]
+                 and game.in_play(c) is None and game.is_legal(c) and not self._ever_played(c, f)]
         fits, read = [], []
         for c, p in found:
             table = self._unseen_tops(c, p)  # its pile, as _play will report it first
@@ -810,18 +810,21 @@ class CrazyKickAdapter:
         """What the operator's undo takes back: a play or a ball out, never the pile tops."""
         return action.get("type") != "table"
 
-    def _ever_played(self, card_id: str) -> bool:
+    def _ever_played(self, card_id: str, left: int | None = None) -> bool:
         """Whether the log plays ``card_id`` since the centre was last gathered up: after a goal (its card
         set aside) or a ball out every card on the centre goes back to its team (rule 12; "If the Ball Goes
         Out"), to be laid again (seed 9180, fouls 0.2: W1's keeper W02, played in the first attack, kicked
         off the second and was covered within 0.3 s; taken for played, it was not looked for, and seven
-        plays after it were called ``no_keeper``)."""
+        plays after it were called ``no_keeper``). ``left``: the frame the card last left its pile; a play
+        the engine refused, read before then, went back to that pile and does not count (seed 9228, fouls
+        0.2: R1's R30 refused, taken back, laid again and covered by R55 within 0.2 s; R55 was called)."""
         for a in reversed(self.log):
             if a.get("type") == "ball_out":
                 return False
             if a.get("type") == "play":
                 if a.get("card") == card_id:
-                    return True
+                    return not (left is not None and a.get("frame", left) < left
+                                and self.game.in_play(card_id) is None)
                 if self.game.in_play(a["card"]) == "aside":
                     return False  # a goal: the cards under it went back
         return False
