@@ -344,6 +344,21 @@ def test_a_trick_gathered_one_card_short_had_its_last_card_laid_as_glimpsed():
     assert [a["player"] for a in seen(ad, game, "G5", IN_FRONT["A"], track=9, frame=200)] == ["A"]
 
 
+def test_a_card_glimpsed_as_it_slid_in_is_the_one_read_most_there():
+    """Seed 9170, standard cards: Cyd's KS read at 0.68 and 0.60 as it slid in, then KC at 0.88 as the trick
+    was swept; the surest single read, KC, was played. Reads one look apart at one spot are one card, named
+    by the label read most (confidence summed); a read a second later is another card."""
+    a = IN_FRONT["A"]
+    for reads, card in (([("G12", 0.68, 100), ("G12", 0.60, 103), ("G13", 0.88, 106)], "G12"),
+                        ([("G12", 0.68, 100), ("G13", 0.88, 103)], "G13"),
+                        ([("G12", 0.72, 80), ("G12", 0.71, 83), ("G13", 0.88, 106)], "G13")):
+        game, ad = make()
+        play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])
+        gather(ad, [1, 2, 3], frame=150)
+        glimpses = [Glimpse(label, a[0] + k, a[1], frame=f, confidence=c) for k, (label, c, f) in enumerate(reads)]
+        assert [(p["player"], p["card"]) for p in look(ad, game, 150, glimpses=glimpses)] == [("A", card)]
+
+
 def test_a_trick_gathered_short_takes_a_card_read_on_one_of_its_cards_when_none_lies_apart():
     # seed 9075, six players: Ann's G13 laid on Bob's G12 was read on it at 0.89, then the trick swept up
     game, ad = make()
@@ -489,6 +504,25 @@ def test_a_card_arriving_just_after_a_card_taken_as_laid_on_top_shows_that_was_a
     seen(ad, game, "G2", on_top_of(IN_FRONT["B"]), kind="relabelled", track=5, frame=80)
     later = seen(ad, game, "G13", IN_FRONT["D"], track=6, frame=80 + CrazyAdapter.DISTURBED_FRAMES + 1)
     assert [(a["player"], a["card"]) for a in later] == [("D", "G13")]
+
+
+def test_a_label_taken_for_a_hands_misread_that_the_track_keeps_was_the_card_read_right():
+    """Seed 9150: Bob's B5 read B8 at 0.74 for 0.7 s, then B5 at 0.86 3.3 mm off as Cyd's B6 came; B5 was taken
+    for Cyd's card on top, then back as a misread under Cyd's hand (``_disturbed``), and read on for 1.4 s; Bob's
+    B8 stood. Kept ``SETTLED_FRAMES`` after the hand came and read surer than the card below, it corrects it."""
+    settled = 80 + CrazyAdapter.SETTLED_FRAMES
+    for label, sure, frame, fixed in (("G2", 0.86, settled, True), ("G7", 0.86, settled, False),
+                                      ("G2", 0.80, settled, False), ("G2", 0.86, settled - 3, False)):
+        game, ad = make()
+        ad.observe(Observation("appeared", 5, "G7", *IN_FRONT["B"], 10, confidence=0.74), t=10 / 30)
+        game = rescored(ad)
+        ad.observe(Observation("relabelled", 5, "G2", *on_top_of(IN_FRONT["B"]), 80, confidence=0.86), t=80 / 30)
+        game = rescored(ad)
+        out = ad.observe(Observation("appeared", 6, "G13", *IN_FRONT["C"], 80), t=80 / 30)
+        assert [type(o) for o in out] == [Correction] and [a["card"] for a in ad.log[1:]] == ["G7", "G13"]
+        out = ad.look(frame, frame / 30, Held(tracks=[FirmingTrack(5, label, sure)]))
+        assert out == ([Correction(1, {**ad.log[1], "card": "G2"})] if fixed else [])
+        assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "G2" if fixed else "G7"), ("C", "G13")]
 
 
 def test_adapter_settings_are_checked():

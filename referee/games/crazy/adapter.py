@@ -90,6 +90,7 @@ class CrazyAdapter:
     SAME_SPOT_MM = 3.0  # a new label this near where a played card lay is that card read anew (about the
                         # position noise of a resting card: a card laid on top lands farther off)
     ON_TOP_APART_MM = 10.0  # a new label read this far from where the played card lay: a card laid on top
+    SETTLED_FRAMES = 18  # a hand's misread of a card lasts while the hand is there: a label kept this long after is not one
 
     def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5,
                  correction_frames: int = 20, seat_radius_mm: float = 30.0, on_top_confidence: float = 0.75):
@@ -140,6 +141,9 @@ class CrazyAdapter:
         # track id -> (observation, frame first seen) of a new label of a played card read too unsurely to be a
         # card laid on top (``_on_top_bar``): judged again as its reads firm up, for ``correction_frames``
         self._unsure_on_top: dict[int, tuple] = {}
+        # track id -> (label, frame) of a card taken as laid on top and then taken back as a hand's misread of
+        # the card below (``_disturbed``): the card below read right at last if the track keeps that label
+        self._taken_for_hand: dict[int, tuple[str, int]] = {}
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -289,6 +293,7 @@ class CrazyAdapter:
             self._ghosts.add(track)  # a second reading of a card lying there: never a play of its own
         else:
             self._read_as[track] = {below}
+            self._taken_for_hand[track] = (gone, obs.frame)
         self.game = self._scratch(self.log)  # the session re-scores from the log; judge this card on that
         self._arrive(obs, t)
         what = "a card of the trick was read anew beside it" if below is None else f"{below} was read as another card laid on it"
@@ -320,7 +325,7 @@ class CrazyAdapter:
         vanishes with it. And a trick gathered one card short had its last card laid unseen
         (``_glimpsed_last``). Plays made here are dated now, when the referee could know them."""
         self._tracker = tracker  # for ``finish``
-        out = self._firmed_up(frame, t, tracker)
+        out = self._firmed_up(frame, t, tracker) or self._read_right_at_last(frame, tracker)
         if out:
             return out
         out = self._glimpsed_last(frame, t, tracker.glimpses)
@@ -415,8 +420,10 @@ class CrazyAdapter:
             return []
         since = max(self.log[self._play_index[tr]].get("frame", -1) for tr in mine)
         spots = [self._xy[tr] for tr in mine]
-        fits = [g for g in glimpses if g.frame > since and g.confidence >= self.GLIMPSE_SURE
-                and self.trick.contains((g.x, g.y)) and self._is_card(g.label) and self._can_be_on_table(g.label)]
+        fits = [g for g, surest in self._one_per_card(
+                    [g for g in glimpses if g.frame > since and self.trick.contains((g.x, g.y))
+                     and self._is_card(g.label) and self._can_be_on_table(g.label)])
+                if surest >= self.GLIMPSE_SURE]
         if final or fits:
             self._short.add(now)  # judged once (not yet when out of view but nothing to play: it may come back)
         if not fits:
@@ -427,6 +434,31 @@ class CrazyAdapter:
         track = -1 - len(self._short)  # no track of its own any more
         out = self._arrive(Observation("appeared", track, g.label, g.x, g.y, frame, confidence=g.confidence), t)
         self._lying.pop(track, None)  # gone with the trick
+        return out
+
+    def _one_per_card(self, glimpses) -> list[tuple]:
+        """Glimpses read one after another (within ``DISTURBED_FRAMES``) at about one spot (within half
+        ``GLIMPSE_APART_MM``) are reads of one card as it slid in: (its label, the one read most, confidence
+        summed, at its last read; how surely the surest read of the card went) for each card. Seed 9170,
+        standard cards: Cyd's KS read KS at 0.68 and 0.60 as it slid in, then KC at 0.88 as the trick was
+        swept; the KC was played."""
+        cards: list[list] = []
+        for g in sorted(glimpses, key=lambda g: g.frame):
+            card = next((c for c in cards if g.frame - c[-1].frame <= self.DISTURBED_FRAMES
+                         and math.dist((c[-1].x, c[-1].y), (g.x, g.y)) <= self.GLIMPSE_APART_MM / 2), None)
+            if card is None:
+                cards.append([g])
+            else:
+                card.append(g)
+        out = []
+        for card in cards:
+            votes: dict[str, float] = {}
+            for g in card:
+                votes[g.label] = votes.get(g.label, 0.0) + g.confidence
+            label = max(votes, key=votes.get)
+            read = [g for g in card if g.label == label]
+            out.append((replace(read[-1], confidence=max(g.confidence for g in read)),
+                        max(g.confidence for g in card)))
         return out
 
     def _trick_lying(self, tracker=None) -> bool:
@@ -578,6 +610,26 @@ class CrazyAdapter:
     def _scratch(self, actions: list[dict]) -> CrazyGame:
         """A fresh engine that has taken ``actions`` (the adapter never changes its own game)."""
         return replayed(CrazyGame(self.game.setup), actions, ACTION_ADAPTER.validate_python)
+
+    def _read_right_at_last(self, frame: int, tracker) -> list:
+        """A label taken for a card laid on top, then taken back as the hand of an arriving card misreading
+        the card below (``_disturbed``), that the track keeps for ``SETTLED_FRAMES`` after, read more surely
+        than the card below was when played, is that card read right once the hand has gone: its play is
+        corrected (seed 9150: Bob's B5 read B8 at 0.74 for 0.7 s, then B5 at 0.86 3.3 mm off as Cyd's B6
+        came; B5 was taken back as a misread under Cyd's hand, read on for 1.4 s, and Bob's B8 stood)."""
+        held = {tr.id: tr for tr in getattr(tracker, "tracks", ())}
+        for track, (label, since) in list(self._taken_for_hand.items()):
+            tr, i = held.get(track), self._play_index.get(track)
+            if tr is None or tr.label != label or i is None or frame - since > 3 * self.correction_frames:
+                del self._taken_for_hand[track]
+                continue
+            sure = tr.confidence(label)
+            if frame - since < self.SETTLED_FRAMES or sure < self._sure.get(track, 1.0) + SURER_BY:
+                continue
+            del self._taken_for_hand[track]
+            if self._can_be_on_table(label) and self._fits(i, label) >= self._fits(i, self.log[i]["card"]):
+                return [self._correct(i, track, label, sure)]
+        return []
 
     def _correct(self, i: int, track: int, label: str, confidence: float) -> Correction:
         """The play at log index ``i`` (``track``'s last) was this card (read so surely), misread at first."""
