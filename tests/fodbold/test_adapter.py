@@ -24,11 +24,12 @@ class Table:
         self.frame = 0
         self.events = []
 
-    def see(self, kind, track, label, where, came_from=None, old=None, frames=30):
+    def see(self, kind, track, label, where, came_from=None, old=None, frames=30, confidence=1.0):
         self.frame += frames
         xy = SQ(where) if isinstance(where, str) else where
         from_xy = SQ(came_from) if isinstance(came_from, str) else came_from
-        obs = Observation(kind, track, label, float(xy[0]), float(xy[1]), self.frame, from_xy=from_xy, old_label=old)
+        obs = Observation(kind, track, label, float(xy[0]), float(xy[1]), self.frame, from_xy=from_xy, old_label=old,
+                          confidence=confidence)
         out = self.ad.observe(obs, t=self.frame / 30)
         for a in out:
             if isinstance(a, dict):
@@ -156,6 +157,21 @@ def test_a_mover_carried_and_read_as_another_mover_in_sight_is_the_one_whose_tra
     assert {k: tb.ad.log[-1][k] for k in ("team", "piece", "to")} == {"team": "red", "piece": 7, "to": "c11"}
     tb.see("relabelled", 3, "red-9", "g10", old="red-7")  # red 9 read anew on his square: no move
     assert len(tb.ad.log) == 2 and tb.game.violations == []
+
+
+def test_a_non_mover_track_carried_off_read_surely_as_a_mover_is_the_mover():
+    """Seed 9203: blue 11 taken from l11 to b16 went to the track of blue 10 on d14 (which read 11 a moment
+    before, as the hand passed over him), and blue 10 was called not on the card (6, 11). A track of a piece the
+    card does not let move, carried off and read surely as one it does, is that mover; read unsurely, it is
+    the piece its track was."""
+    for sure, piece in ((0.9, 9), (0.6, 8)):
+        tb = Table()
+        tb.see("appeared", 1, "R06", BESIDE)  # red 7 or red 9
+        tb.see("appeared", 3, "red-9", "g10")
+        tb.see("appeared", 2, "red-8", "g6")  # named red 8 by his square
+        tb.see("moved", 2, "red-9", "g12", came_from="g6", confidence=sure)
+        assert (tb.ad.log[-1]["type"], tb.ad.log[-1]["piece"]) == ("move", piece)
+        assert [v.type for v in tb.game.violations] == ([] if piece == 9 else ["not_on_card"])
 
 
 def test_a_move_let_go_as_the_other_teams_card_shows_is_played_before_anyone_is_made_to_stay():
@@ -426,6 +442,19 @@ def test_a_card_read_back_and_forth_between_two_labels_is_drawn_once():
     tb.see("moved", 4, "blue-4", "e16", came_from="e18")  # red is to draw now
     tb.see("relabelled", 1, "R06", BESIDE, old="R04", frames=60)  # read as R06 again: not a new card
     assert [a.get("card") for a in tb.ad.log] == ["R04", None, "B03", None] and tb.game.violations == []
+
+
+def test_a_draw_put_right_then_read_surely_as_its_first_card_again_is_that_card_where_the_move_bears_it_out():
+    """Seed 9202: red's R11 read R24 at 0.60 for 0.4 s (put right to R24), then R11 at 0.76 again as red 5 moved;
+    red 5 was called not on R24. Read back surely, and the move legal on it, the draw is the first card."""
+    for sure, card in ((0.76, "R06"), (0.6, "R04")):
+        tb = Table()
+        tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9
+        tb.see("relabelled", 1, "R04", BESIDE, old="R06", frames=10)  # put right: R04 (5 or 10)
+        tb.see("moved", 2, "red-7", "c11", came_from="c9", frames=25)  # not on R04: called
+        assert [v.type for v in tb.game.violations] == ["not_on_card"]
+        tb.see("relabelled", 1, "R06", BESIDE, old="R04", frames=6, confidence=sure)
+        assert tb.ad.log[0]["card"] == card and len(tb.game.violations) == (card == "R04")
 
 
 def test_a_drawn_card_read_anew_when_no_card_may_be_drawn_is_a_misread():

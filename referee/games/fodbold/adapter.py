@@ -96,6 +96,9 @@ from .rules import FodboldGame, chebyshev
 __all__ = ["FodboldAdapter", "Correction"]
 
 
+MOVER_SURE = 0.8  # a moved piece read this surely as a mover the card names is that mover (``_piece``)
+DRAWN_AGAIN_SURE = 0.7  # a drawn card put right, read back this surely as the card first read, was that card
+
 class FodboldAdapter:
     def __init__(self, game: FodboldGame, layout, correction_frames: int = 30, card_wait_frames: int = 300,
                  doubt_frames: int = 45, deck_frames: int = 90):
@@ -330,6 +333,15 @@ class FodboldAdapter:
     def _piece(self, obs, label: tuple[str, int], t, settling: bool = False) -> list:
         game = self.game
         p = self._identify(obs, label)
+        if (label != p and label[0] == p[0] and obs.kind == "moved" and obs.confidence >= MOVER_SURE
+                and game.phase == "move" and p[0] == game.pos.to_play
+                and p not in game.allowed_movers() and label in game.allowed_movers()):
+            # the track of a piece the card does not let move carried off, read surely as one it does: the
+            # tracker gave the mover's new place to the other's track as the hand passed over him (seed 9203:
+            # blue 11 taken from l11 to b16 went to blue 10's track at d14, read 11 there at 0.59 a moment
+            # before; blue 10 was called not on the card)
+            self._named[obs.track_id] = (label, True)
+            p = label
         there = game.pos.squares.get(p)
         to = self._square((obs.x, obs.y))
         self._rest[obs.track_id] = to
@@ -600,7 +612,20 @@ class FodboldAdapter:
                 self._made[obs.track_id] = fixed
                 return [Correction(i, fixed)]
         if again:
-            return []  # a card read back and forth between two labels: a misread, not a card laid on it
+            # a card read back and forth between two labels: a misread, not a card laid on it. A draw put right
+            # to the other label, read surely as the card it was drawn as again, was that card: put back, also
+            # after a move on it (seed 9202: red's R11 read R24 at 0.60 for 0.4 s, then R11 at 0.76 as red 5
+            # moved; red 5 was called not on R24)
+            team = self._pass_team(obs.label)
+            if (i is not None and done["type"] == "draw" and done["card"] != obs.label and team == done["team"]
+                    and obs.confidence >= DRAWN_AGAIN_SURE and obs.label not in self.game.drawn[team]):
+                fixed = {**done, "card": obs.label}
+                n = self._violations_with(i, fixed)
+                if n is not None and n < len(self.game.violations):  # only where the moves bear it out
+                    self.log[i] = fixed
+                    self._made[obs.track_id] = fixed
+                    return [Correction(i, fixed, f"{obs.label} read surely again: the card drawn")]
+            return []
         game = self.game
         team = self._pass_team(obs.label)
         if piece is None and done is not None and done["type"] == "draw" and team is not None and (
