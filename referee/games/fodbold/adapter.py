@@ -611,12 +611,12 @@ class FodboldAdapter:
                 self.log[i] = fixed
                 self._made[obs.track_id] = fixed
                 return [Correction(i, fixed)]
+        team = self._pass_team(obs.label)
         if again:
             # a card read back and forth between two labels: a misread, not a card laid on it. A draw put right
             # to the other label, read surely as the card it was drawn as again, was that card: put back, also
             # after a move on it (seed 9202: red's R11 read R24 at 0.60 for 0.4 s, then R11 at 0.76 as red 5
             # moved; red 5 was called not on R24)
-            team = self._pass_team(obs.label)
             if (i is not None and done["type"] == "draw" and done["card"] != obs.label and team == done["team"]
                     and obs.confidence >= DRAWN_AGAIN_SURE and obs.label not in self.game.drawn[team]):
                 fixed = {**done, "card": obs.label}
@@ -627,7 +627,6 @@ class FodboldAdapter:
                     return [Correction(i, fixed, f"{obs.label} read surely again: the card drawn")]
             return []
         game = self.game
-        team = self._pass_team(obs.label)
         if piece is None and done is not None and done["type"] == "draw" and team is not None and (
                 (game.phase == "turn" and team != game.pos.to_play)  # the other team is to draw (seed 9010)
                 or (game.phase == "move" and game.pos.card == done["card"])):  # its move is awaited (9005)
