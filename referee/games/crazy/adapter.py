@@ -325,7 +325,8 @@ class CrazyAdapter:
         vanishes with it. And a trick gathered one card short had its last card laid unseen
         (``_glimpsed_last``). Plays made here are dated now, when the referee could know them."""
         self._tracker = tracker  # for ``finish``
-        out = self._firmed_up(frame, t, tracker) or self._read_right_at_last(frame, tracker)
+        held = self._held(tracker)
+        out = self._firmed_up(frame, t, held) or self._read_right_at_last(frame, held)
         if out:
             return out
         out = self._glimpsed_last(frame, t, tracker.glimpses)
@@ -353,13 +354,12 @@ class CrazyAdapter:
             self._impossible[track] = (frame, t, self._trick_now())  # read as a card already played
         return out
 
-    def _firmed_up(self, frame: int, t: float | None, tracker) -> list:
+    def _firmed_up(self, frame: int, t: float | None, held: dict) -> list:
         """A new label of a played card, read too unsurely to be a card laid on top (``_on_top_bar``) when the
         tracker reported it, judged again with the track's reads now, while it keeps that label, for up to
         ``correction_frames``: the card laid on top is read surely once the hand has left it (seed 9167,
         standard cards: Dee's KH laid 9 mm off Bob's 6H, reported at 0.685 against 0.7, read 0.74-0.88 after;
-        it was never played, and Ann's next card was called out of turn)."""
-        held = {tr.id: tr for tr in getattr(tracker, "tracks", ())}
+        it was never played, and Ann's next card was called out of turn). ``held``: ``_held``."""
         for track, (obs, since) in list(self._unsure_on_top.items()):
             tr = held.get(track)
             if (tr is None or frame - since > self.correction_frames or tr.label != obs.label
@@ -391,10 +391,15 @@ class CrazyAdapter:
         """track id -> out of view now: not read for ``frames`` (default ``END_GONE_FRAMES``) and not even
         sighted faintly (which keeps a track in view without a read) in the last ``END_GONE_LOOKS`` looks; or
         let go (``let_go``: in play a track let go makes its own vanished observation)."""
-        held = {tr.id: tr for tr in getattr(tracker, "tracks", ())}
+        held = self._held(tracker)
         return lambda track: let_go if track not in held else (
             held[track].misses >= self.END_GONE_LOOKS
             and frame - held[track].seen >= (self.END_GONE_FRAMES if frames is None else frames))
+
+    @staticmethod
+    def _held(tracker) -> dict:
+        """The tracks the tracker holds now, by id."""
+        return {tr.id: tr for tr in getattr(tracker, "tracks", ())}
 
     @staticmethod
     def _sliding(tracker) -> list:
@@ -611,13 +616,13 @@ class CrazyAdapter:
         """A fresh engine that has taken ``actions`` (the adapter never changes its own game)."""
         return replayed(CrazyGame(self.game.setup), actions, ACTION_ADAPTER.validate_python)
 
-    def _read_right_at_last(self, frame: int, tracker) -> list:
+    def _read_right_at_last(self, frame: int, held: dict) -> list:
         """A label taken for a card laid on top, then taken back as the hand of an arriving card misreading
         the card below (``_disturbed``), that the track keeps for ``SETTLED_FRAMES`` after, read more surely
         than the card below was when played, is that card read right once the hand has gone: its play is
         corrected (seed 9150: Bob's B5 read B8 at 0.74 for 0.7 s, then B5 at 0.86 3.3 mm off as Cyd's B6
-        came; B5 was taken back as a misread under Cyd's hand, read on for 1.4 s, and Bob's B8 stood)."""
-        held = {tr.id: tr for tr in getattr(tracker, "tracks", ())}
+        came; B5 was taken back as a misread under Cyd's hand, read on for 1.4 s, and Bob's B8 stood).
+        ``held``: ``_held``."""
         for track, (label, since) in list(self._taken_for_hand.items()):
             tr, i = held.get(track), self._play_index.get(track)
             if tr is None or tr.label != label or i is None or frame - since > 3 * self.correction_frames:
