@@ -682,6 +682,25 @@ def test_a_face_read_on_a_deck_is_its_back_misread_and_a_card_shown_off_it_count
         FodboldAdapter(tb.game, LAYOUT, deck_frames=-1)
 
 
+def test_a_face_card_nudged_where_it_lay_through_a_turn_is_no_card_shown():
+    """Seed 9207: red's pass deck was read S03 from the first look (never as a back, so no deck was known
+    there); nudged 9 mm as red drew off it, after blue's turn, it was called blue's shot out of turn."""
+    tb = Table(first=None)
+    deck = (420, 0)
+    assert tb.see("appeared", 1, "S03", deck, frames=9) == []   # before the kick-off: nobody to play
+    tb.ad.operator("roll", "blue", 1, t=2.5)
+    tb.game.apply(ACTION_ADAPTER.validate_python(tb.ad.log[-1]))
+    tb.see("appeared", 2, "B03", BESIDE)                         # blue's card: blue may shoot now
+    assert tb.see("moved", 1, "S03", (deck[0] - 9, deck[1] - 1), came_from=deck) == []
+    assert [a["type"] for a in tb.ad.log] == ["roll", "draw"]
+    tb.see("appeared", 4, "S03", (420, -100))                    # the same card shown off the deck counts
+    assert [a["type"] for a in tb.ad.log] == ["roll", "draw", "shot"]
+    # a shot card seen this turn and nudged before any action is still the card shown (it made its shot
+    # when it appeared; a track first seen under a hand and moved is judged as any card shown)
+    shot = Table(position="1g1,9g17*/1g20,4c14 red 0-0")
+    assert shot.see("moved", 5, "S01", (deck[0] - 9, deck[1]), came_from=deck)[-1]["type"] == "shot"
+
+
 def test_a_deck_nudged_as_cards_are_drawn_off_it_is_still_a_deck():
     """Seed 9146: the shot deck moved 8-10 mm three times (cards drawn off it), then read S02 at 0.56 for
     two looks: the move had restarted its time as a deck, and a false shot was called."""

@@ -135,6 +135,7 @@ class FodboldAdapter:
         self._orphans: list[int] = []  # tracks whose name a newer sighting of the piece took
         self._waiting: dict[tuple[str, int], tuple[dict, int, int]] = {}  # piece -> (move, track, frame)
         self._gone: dict[tuple[str, int], int] = {}  # piece -> the frame a track named after him was let go
+        self._first: dict[int, tuple[float, float, int]] = {}  # card track id -> where and when it was first seen
 
     # ---- operator calls ----------------------------------------------------------------------
 
@@ -210,6 +211,8 @@ class FodboldAdapter:
         before = self._last.get(obs.track_id)
         if obs.label != BALL:
             self._last[obs.track_id] = obs
+            if piece is None:
+                self._first.setdefault(obs.track_id, (obs.x, obs.y, obs.frame))
         if (piece is None and obs.label != BALL and obs.kind == "moved" and before is not None
                 and before.label != obs.label):
             # the tracker reports a card that moved and changed label in one look as a move under the
@@ -257,6 +260,17 @@ class FodboldAdapter:
         spots = self._decks + [(x, y) for tid, (x, y, since) in self._backs.items()
                                if tid != obs.track_id and obs.frame - since >= self.deck_frames]
         return _near((obs.x, obs.y), spots, self.DECK_MM)
+
+    def _lay_through_a_turn(self, obs) -> bool:
+        """A card nudged (moved less than ``DECK_MM`` from where it was first seen) that lay there, making no
+        action, since before an action the camera saw: it was not shown now, it is a deck misread as a face
+        (never read as a back, so no deck is known there: ``_on_deck``) or a card lying aside. A card drawn
+        is carried to where it is shown (seed 9207: red's pass deck read S03 at 0.3-0.87 from the first look,
+        before the kick-off roll; nudged 9 mm as red drew R09 off it, it was called blue's shot out of turn)."""
+        first = self._first.get(obs.track_id)
+        if first is None or not _near(first[:2], [(obs.x, obs.y)], self.DECK_MM):
+            return False
+        return any(first[2] < a.get("frame", -1) <= obs.frame for a in self.log)
 
     def _pass_team(self, label: str) -> str | None:
         """The team whose pass card ``label`` is (its deck says), else None (a shot card, a back, ...)."""
@@ -467,6 +481,8 @@ class FodboldAdapter:
             return []  # this card already made its action; now it is moved aside
         if obs.label != BACK and self._on_deck(obs):
             return []  # a deck's back misread; a card taken off the deck counts where it is shown
+        if obs.kind == "moved" and self._lay_through_a_turn(obs):
+            return []
         game, card = self.game, obs.label
         team = self._pass_team(card)
         if team is not None:
