@@ -536,6 +536,28 @@ def make_standard(rounds=("black13",)):
     return game, CrazyAdapter(game, crazy_layout(4), rounds=list(rounds))
 
 
+def test_a_played_card_read_soon_after_as_a_card_lying_apart_in_the_trick_is_misread_not_taken_back():
+    # seed 9179, standard cards: Dee's KS (0.77 when played) read QS at 0.71 for three looks 0.5 s later,
+    # 35 mm from Cyd's QS lying in view; taken back as a flicker, every card after went to the player before
+    game, ad = make_standard()
+    for track, (seat, card) in enumerate([("B", "7S"), ("C", "QS"), ("D", "KS")], start=1):
+        ad.observe(Observation("appeared", track, card, *IN_FRONT[seat], 30 * track, confidence=0.77), t=track)
+        game = rescored(ad)
+    d = IN_FRONT["D"]
+    assert ad.observe(Observation("relabelled", 3, "QS", d[0] + 2, d[1], 105, confidence=0.71), t=3.5) == []
+    game = rescored(ad)
+    seen(ad, game, "2S", IN_FRONT["A"], track=4, frame=120)
+    assert [(a["player"], a["card"]) for a in ad.log[1:]] == [("B", "7S"), ("C", "QS"), ("D", "KS"), ("A", "2S")]
+    assert game.violations == []
+    # a card read beside the QS (within GLIMPSE_APART_MM) and then as QS is a second reading of it: taken back
+    game, ad = make_standard()
+    for track, (xy, card) in enumerate([(IN_FRONT["B"], "7S"), (IN_FRONT["C"], "QS"), ((12, -92), "KS")], start=1):
+        ad.observe(Observation("appeared", track, card, *xy, 30 * track, confidence=0.77), t=track)
+        game = rescored(ad)
+    out = ad.observe(Observation("relabelled", 3, "QS", 12, -92, 105, confidence=0.71), t=3.5)
+    assert out == [Correction(3, None)] and [a["card"] for a in ad.log[1:]] == ["7S", "QS"]
+
+
 def test_a_new_label_at_the_very_spot_a_played_card_lies_is_that_card_read_anew_not_one_on_top():
     # seed 9115, standard cards: Bob's lead KC read KS when played and KC 0.9 mm from there 21 frames
     # later; taken as Cyd's KC laid on top, every card after went to the next player and the "KS" won
@@ -679,6 +701,26 @@ def test_plays_undone_by_the_operator_are_forgotten_by_the_adapter():
     assert ad.observe(Observation("relabelled", 3, "G4", *IN_FRONT["D"], 200, confidence=0.9, old_label="G2"),
                       t=6.7) == []
     assert [(a["player"], a["card"]) for a in seen(ad, game, "G11", IN_FRONT["C"], track=9, frame=220)] == [("C", "G11")]
+
+
+def test_a_card_read_surely_then_hidden_then_read_as_another_at_its_very_spot_has_one_laid_on_it():
+    # seed 9179, standard cards: Ann's lead QH read 0.875 when played; a hand hid it for two looks and Bob's
+    # 8H lay 0.4 mm from it, read 0.879: taken as the QH read right at last, Bob's card was lost and every
+    # card after went to the player before (here B leads and C lays the 8H)
+    for hidden in (True, False):
+        game, ad = make_standard()
+        a = IN_FRONT["B"]
+        ad.observe(Observation("appeared", 5, "QH", *a, 60, confidence=0.875), t=2.0)
+        game = rescored(ad)
+        track = SimpleNamespace(id=5, misses=1 if hidden else 0, reads=[("QH", 0.87)], confirmed=True, rest=a)
+        ad.look(90, 3.0, Held(tracks=[track]))
+        track.misses, track.reads = 0, [("8H", 0.88)]   # read again, as the card laid on it
+        ad.look(96, 3.2, Held(tracks=[track]))
+        out = ad.observe(Observation("relabelled", 5, "8H", a[0] + 0.4, a[1], 99, confidence=0.879), t=3.3)
+        if hidden:
+            assert [(x["player"], x["card"]) for x in out] == [("C", "8H")]
+        else:  # never hidden: the play read more surely at its very spot is put right (seed 9115)
+            assert out == [Correction(1, {**ad.log[1], "card": "8H"})]
 
 
 def test_a_card_read_anew_at_its_spot_just_after_another_card_came_is_that_hand_over_it():

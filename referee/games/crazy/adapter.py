@@ -91,6 +91,8 @@ class CrazyAdapter:
                         # position noise of a resting card: a card laid on top lands farther off)
     ON_TOP_APART_MM = 10.0  # a new label read this far from where the played card lay: a card laid on top
     SETTLED_FRAMES = 18  # a hand's misread of a card lasts while the hand is there: a label kept this long after is not one
+    COVERED_SURE = 0.8  # a play read this surely, then hidden a look or more, then read as another card at its very
+                        # spot: a card laid right on top of it, not the play read right at last (``_covered``)
 
     def __init__(self, game: CrazyGame, layout, rounds: list[str] | None = None, seat_margin: float = 0.5,
                  correction_frames: int = 20, seat_radius_mm: float = 30.0, on_top_confidence: float = 0.75):
@@ -144,6 +146,8 @@ class CrazyAdapter:
         # track id -> (label, frame) of a card taken as laid on top and then taken back as a hand's misread of
         # the card below (``_disturbed``): the card below read right at last if the track keeps that label
         self._taken_for_hand: dict[int, tuple[str, int]] = {}
+        # played tracks unread in a look (a hand over them) since they were last read as the card they played
+        self._covered: set[int] = set()
 
     def choose_round(self, round_type: str, t: float | None = None) -> dict:
         action = self._emit({"type": "choose", "player": self.game.chooser, "round": round_type}, t, None)
@@ -202,18 +206,24 @@ class CrazyAdapter:
             # then JC 6 frames after Dee's 3C came, on Bob's lead KC)
             hand_over = (i != last and latest is not None and obs.frame - latest <= self.DISTURBED_FRAMES
                          and self._fits(i, obs.label) <= self._fits(i, self.log[i]["card"]))
-            if soon or (self._same_spot(obs) and obs.confidence > self._sure.get(obs.track_id, 1.0) and not hand_over):
+            laid_over = obs.track_id in self._covered and self._sure.get(obs.track_id, 0.0) >= self.COVERED_SURE
+            if soon or (self._same_spot(obs) and obs.confidence > self._sure.get(obs.track_id, 1.0) and not hand_over
+                        and not laid_over):
                 # a new label soon after the play, or read more surely than the play at the very spot the card
                 # lay (a card laid on top lands where a hand puts it, not on the millimetre: seed 9115, Bob's
                 # KC read KS at 0.75 when played and KC at 0.78 0.9 mm from there 21 frames on, was taken as
                 # Cyd's KC laid on top; less surely, it may be a card sliding over it: seed 9091, Dee's Y8
-                # read at 0.82 on Cyd's Y6, read 0.87 when played, on its way to rest 30 mm off)
+                # read at 0.82 on Cyd's Y6, read 0.87 when played, on its way to rest 30 mm off). Not a card read
+                # surely when played and hidden since (``laid_over``): a hand laid one on it (seed 9179,
+                # standard cards: Bob's 8H laid 0.4 mm from Ann's QH, read 0.875 when played, 0.879 after)
                 if obs.confidence < self._sure.get(obs.track_id, 0.0) - SURER_BY:
                     # read less surely than the card was read when played: a hand over it (gathering the
                     # trick), not a misread put right (seed 9041: Ann's B14 at 0.91, then B4 at 0.68 as the
                     # trick was picked up: the trick's winner changed and every later card went astray)
                     return []
                 if not self._can_be_on_table(obs.label):
+                    if self._lies_apart(obs):
+                        return []  # that card lies elsewhere in the trick: this one misread under a hand
                     # read back as a card already on the table: the play was the camera flickering
                     # between two readings of one resting card, not a card laid on top
                     return [self._take_back(obs.track_id, i)] if soon else []
@@ -299,6 +309,18 @@ class CrazyAdapter:
         what = "a card of the trick was read anew beside it" if below is None else f"{below} was read as another card laid on it"
         return Correction(i, None, why=f"{obs.label} came as {what} ({gone})")
 
+    def _lies_apart(self, obs) -> bool:
+        """Does the card ``obs`` is read as lie in this trick, played by another track that lies more than
+        ``GLIMPSE_APART_MM`` from ``obs``? Then ``obs`` is not a second reading of that card (a ghost, read
+        beside it) but another card misread (seed 9179, standard cards: Dee's KS, read 0.77 when played, read
+        QS at 0.71 for three looks 0.5 s later as Ann's hand came, 35 mm from Cyd's QS lying in view; the KS
+        was taken back as a flicker and every card after it went to the player before)."""
+        now = self._trick_now()
+        return any(trick == now and tr != obs.track_id and tr in self._xy and tr in self._play_index
+                   and self.log[self._play_index[tr]].get("card") == obs.label
+                   and math.dist(self._xy[tr], (obs.x, obs.y)) > self.GLIMPSE_APART_MM
+                   for tr, trick in self._lying.items())
+
     def _on_top_bar(self, obs) -> float:
         """How surely a new label of a resting card must be read to be a card laid on top: ``on_top_confidence``,
         or ``GLIMPSE_SURE`` when every one of the last three reads says it and it lies ``ON_TOP_APART_MM`` or
@@ -326,6 +348,7 @@ class CrazyAdapter:
         (``_glimpsed_last``). Plays made here are dated now, when the referee could know them."""
         self._tracker = tracker  # for ``finish``
         held = self._held(tracker)
+        self._note_covered(held)
         out = self._firmed_up(frame, t, held) or self._read_right_at_last(frame, held)
         if out:
             return out
@@ -353,6 +376,19 @@ class CrazyAdapter:
                 return out + self._arrive(replace(obs, frame=frame), t)
             self._impossible[track] = (frame, t, self._trick_now())  # read as a card already played
         return out
+
+    def _note_covered(self, held: dict) -> None:
+        """Keep ``_covered``: a played track unread in this look (``misses``) is covered until it is read
+        again as the card it played."""
+        for track, i in self._play_index.items():
+            tr = held.get(track)
+            if tr is None:
+                continue
+            reads = getattr(tr, "reads", ())
+            if getattr(tr, "misses", 0) > 0:
+                self._covered.add(track)
+            elif reads and reads[-1][0] == self.log[i].get("card"):
+                self._covered.discard(track)
 
     def _firmed_up(self, frame: int, t: float | None, held: dict) -> list:
         """A new label of a played card, read too unsurely to be a card laid on top (``_on_top_bar``) when the
