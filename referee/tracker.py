@@ -23,6 +23,7 @@ from scipy.optimize import linear_sum_assignment
 
 
 GLIMPSES_KEPT = 256  # objects seen too briefly to report, the latest kept (``Tracker.glimpses``)
+PATH_KEPT = 64  # an object's latest places read, kept to tell when it landed where it is reported (``since``)
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class Track:
     recent: deque = field(default_factory=deque)  # recent positions, for the stillness test
     reported_label: str | None = None
     seen: int = -1  # the last frame it was read in
+    path: deque = field(default_factory=lambda: deque(maxlen=PATH_KEPT))  # (frame, x, y) of its latest reads
 
     @property
     def label(self) -> str:
@@ -156,6 +158,10 @@ class Observation:
     confidence: float = 1.0
     reads: tuple[str, ...] = ()  # a relabel's recent reads, oldest first: a card seen there for a look
                                  # before another covered it may show in them (Crazy Kick: ``_missed``)
+    since: int | None = None  # appeared or moved: the frame it was first read where it now lies (within
+                              # relabel_within_mm, unbroken by a read elsewhere). A card glimpsed as it landed and
+                              # covered at once by a hand or the next card is reported only when it shows again:
+                              # it lay there first (Crazy Kick: ``_under_a_foul``)
 
 
 class Tracker:
@@ -208,6 +214,7 @@ class Tracker:
             t.hits += 1
             t.misses = 0
             t.seen = frame
+            t.path.append((frame, d.x, d.y))
             t.reads.append((d.label, d.confidence))
             while len(t.reads) > s.label_votes:
                 t.reads.popleft()
@@ -232,6 +239,7 @@ class Tracker:
             d = dets[di]
             t = Track(next(self._ids), d.x, d.y, deque([(d.label, d.confidence)]), hits=1,
                       recent=deque([(d.x, d.y)]), seen=frame)
+            t.path.append((frame, d.x, d.y))
             if s.confirm_frames == 1:
                 t.confirmed = True
                 out += self._rest_and_label(t)
@@ -275,19 +283,29 @@ class Tracker:
         out = []
         if t.rest is None:
             t.rest, t.reported_label = (x, y), t.label
-            out.append(Observation("appeared", t.id, t.label, x, y, self.frame, confidence=t.confidence(t.label)))
+            out.append(Observation("appeared", t.id, t.label, x, y, self.frame, confidence=t.confidence(t.label),
+                                   since=self._since(t, x, y)))
             return out
         relabel = t.label != t.reported_label and self._relabel_agreed(t)
         label = t.label if relabel else t.reported_label
         if np.hypot(x - t.rest[0], y - t.rest[1]) > 2 * s.still_mm:
             out.append(Observation("moved", t.id, label, x, y, self.frame, from_xy=t.rest,
-                                   confidence=t.confidence(label)))
+                                   confidence=t.confidence(label), since=self._since(t, x, y)))
             t.rest = (x, y)
         if relabel:
             out.append(Observation("relabelled", t.id, t.label, x, y, self.frame, old_label=t.reported_label,
                                    confidence=t.confidence(t.label), reads=tuple(lab for lab, _ in t.reads)))
             t.reported_label = t.label
         return out
+
+    def _since(self, t: Track, x: float, y: float) -> int:
+        """The first frame of ``t``'s latest unbroken run of reads within ``relabel_within_mm`` of (x, y)."""
+        since = self.frame
+        for frame, px, py in reversed(t.path):
+            if np.hypot(px - x, py - y) > self.settings.relabel_within_mm:
+                break
+            since = frame
+        return since
 
     def _relabel_agreed(self, t: Track) -> bool:
         """Does the new label hold enough of the last ``label_votes`` reads (a young track's missing reads

@@ -289,3 +289,16 @@ def test_what_vanished_is_reported_before_what_the_same_frame_shows():
     step(t, [[D("W43", 0, 0)]] * 7 + [[D("W50", 0, 0)]] * 2)   # W42 unseen since; W50 on the centre
     obs = t.update(t.frame + 1, [D("W50", 0, 0)])               # W42's 10th frame unseen, W50's 3rd vote
     assert [(o.kind, o.label) for o in obs] == [("vanished", "W42"), ("relabelled", "W50")]
+
+
+def test_an_object_reports_since_when_it_was_first_read_where_it_lies():
+    """A card glimpsed as it landed, then hidden by a hand, is reported only once it shows again: ``since``
+    says it lay there from the glimpse (Crazy Kick 9247: a keeper read once, covered by the next card)."""
+    t = Tracker(S)
+    slide = [[D("R4", 100 - 30 * i, 100)] for i in range(3)]  # carried in, not yet where it lands
+    frames = [[D("R4", 100, 100)]] * 6 + slide + [[D("R4", 12, 98)]] + [[]] * 5 + [[D("R4", 10, 100)]] * 6
+    obs = []
+    for dets in frames:
+        obs += t.update(t.frame + 1, dets)
+    assert [(o.kind, o.since) for o in obs] == [("appeared", 0), ("moved", 9)]  # frame 9: the glimpse
+    assert obs[1].frame > 9 + 5

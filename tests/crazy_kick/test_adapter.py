@@ -22,10 +22,13 @@ class Table:
         self.frame = 0
         self.events = []
 
-    def see(self, kind, track, label, xy, from_xy=None, old=None, frames=30, reads=(), confidence=1.0):
+    def see(self, kind, track, label, xy, from_xy=None, old=None, frames=30, reads=(), confidence=1.0,
+            since_ago=None):
+        """``since_ago``: first read where it lies that many frames before this report (the tracker's ``since``)."""
         self.frame += frames
         obs = Observation(kind, track, label, float(xy[0]), float(xy[1]), self.frame, from_xy=from_xy, old_label=old,
-                          reads=tuple(reads), confidence=confidence)
+                          reads=tuple(reads), confidence=confidence,
+                          since=None if since_ago is None else self.frame - since_ago)
         out = self.ad.observe(obs, t=self.frame / 30)
         for a in out:
             if isinstance(a, dict):
@@ -1788,3 +1791,53 @@ def test_a_foul_put_back_goes_before_a_card_that_left_its_pile_after_the_foul_di
     tb.see("relabelled", 8, foul, PILE["Ann"], old="back", frames=12)   # the foul back on its pile
     assert [c for c, _ in tb.plays()] == ["R01", foul, other]
     assert [v.player for v in tb.game.violations] == ["Ann"]
+
+
+def test_a_card_from_a_pile_first_read_on_the_centre_before_a_foul_laid_on_it_lay_under_that_foul():
+    """Seed 9247 (fouls 0.2): keeper R04 left its pile, was read once on the centre, and W29 was laid on it
+    against the rules 0.4 s later; R04 was reported (moved from its pile) only when W29 was taken back. Put
+    after W29, W29 was called no_keeper on an empty centre. The tracker's ``since`` says R04 lay there first.
+    Not when it was first read there after the foul's card."""
+    g = Table().game
+    keeper = next(c.id for c in g.catalog if c.team == "red" and c.is_keeper and not c.is_goal)
+    foul = next(c.id for c in g.catalog if c.team == "white" and not c.is_keeper and not c.is_goal
+                and not g.follows(keeper, c.id))
+    for under_first in (True, False):
+        tb = Table()
+        tb.see("appeared", 8, keeper, PILE["Ann"], frames=1)
+        tb.see("appeared", 9, foul, PILE["Cyd"], frames=1)
+        tb.see("relabelled", 9, "back", PILE["Cyd"], old=foul, frames=3)
+        tb.see("appeared", 20, foul, CENTRE, frames=12, since_ago=3)
+        assert tb.plays() == [(foul, "Cyd")] and tb.kinds() == ["no_keeper"]
+        tb.see("moved", 8, keeper, CENTRE, from_xy=PILE["Ann"], frames=15, since_ago=30 if under_first else 3)
+        if under_first:
+            assert tb.plays() == [(keeper, "Ann"), (foul, "Cyd")] and tb.game.top.id == keeper
+            assert [v.type for v in tb.game.violations] != ["no_keeper"]
+        else:
+            assert tb.plays() == [(foul, "Cyd"), (keeper, "Ann")]
+            assert [v.type for v in tb.game.violations] == ["no_keeper"]
+        assert [v.player for v in tb.game.violations] == ["Cyd"]
+
+
+def test_a_card_read_on_the_centre_that_lies_on_no_pile_and_left_none_is_the_one_in_its_reads_that_left():
+    """Seed 9248 (fouls 0.2): R1's R28 left his pile and was laid on W47, read R28, R30, R30: R30, on no pile
+    and never taken off one, was called not_on_card, and R28's foul went uncalled. Cards are laid from the
+    piles: the one that left is the card. Not when the other card left a pile too: the reads decide."""
+    g = Table().game
+    left = next(c.id for c in g.catalog if c.team == "red" and not c.is_goal and g.follows("R01", c.id))
+    other = next(c.id for c in g.catalog if c.team == "red" and not c.is_goal and c.id not in (left, "R01")
+                 and not g.follows("R01", c.id))
+    for other_left in (False, True):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        tb.see("appeared", 8, left, PILE["Ann"], frames=1)
+        if other_left:
+            tb.see("appeared", 7, other, PILE["Bob"], frames=1)
+        tb.see("relabelled", 8, "back", PILE["Ann"], old=left, frames=3)
+        if other_left:
+            tb.see("relabelled", 7, "back", PILE["Bob"], old=other, frames=1)
+        tb.see("relabelled", 1, other, CENTRE, old="R01", frames=30, reads=(left, other, other))
+        if other_left:
+            assert tb.plays()[-1] == (other, "Bob")  # (the card that left Ann's pile taken for one missed under it)
+        else:
+            assert tb.plays() == [("R01", None), (left, "Ann")] and tb.game.violations == []

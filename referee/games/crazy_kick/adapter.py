@@ -169,6 +169,7 @@ class CrazyKickAdapter(MissedCards, TakenBack):
         self._sure: dict[int, float] = {}  # track id -> how surely the card its last play has now was read
         self._goal_frames: list[int] = []  # frames of the goals played
         self._play_reads: dict[int, tuple] = {}  # track id -> the centre's reads when its last play was made
+        self._landed: dict[int, int] = {}  # track id -> the frame its last play's card was first read where it lies
         # face of a play's card corrected away as a misread -> (its track, the play, its correction, frame,
         # the correction was read on the track before the play): ``_foul_taken_back``
         self._corrected: dict[str, tuple] = {}
@@ -222,7 +223,7 @@ class CrazyKickAdapter(MissedCards, TakenBack):
         else:
             self._in_goal[obs.track_id] = self._face(card.id)
         if card is not None and obs.kind != "vanished" and self.centre.contains(here):
-            card = self._free_twin(card, obs)
+            card = self._read_left(self._free_twin(card, obs), obs)
         if obs.kind == "vanished" or (obs.kind == "moved" and obs.from_xy is not None
                                       and self.centre.contains(obs.from_xy) and not self.centre.contains(here)):
             self._taken_back.add(obs.track_id)
@@ -417,6 +418,22 @@ class CrazyKickAdapter(MissedCards, TakenBack):
             twin = free[0]
         return card if twin is None else self.game.catalog[twin]
 
+    def _read_left(self, card, obs):
+        """A relabel on the centre to a card on no pile, that left none, is the one card among its
+        recent reads that left a player's pile since the last play and lies on none now: cards are laid from
+        the piles, so that card went somewhere, and the other came from nowhere the camera saw (seed 9248,
+        fouls 0.2: R1's R28 left his pile and was laid on W47 against the rules, read R28, R30, R30, R28;
+        R30, on no pile (once R28 misread there), was called not_on_card and R28's foul went uncalled)."""
+        if (obs.kind != "relabelled" or card.id in self._left or card.id in self._gone or self._on_a_pile(card.id)
+                or self.game.in_play(card.id) is not None):
+            return card
+        last = next((a.get("frame", 0) for a in reversed(self.log) if a.get("type") == "play"), 0)
+        since = max(last - self.correction_frames, obs.frame - self.missed_frames)
+        left = {c for c in obs.reads if c != card.id and c in self.game.catalog.cards and c in self._left
+                and c not in self._left_flicker and self._left[c][1] >= since
+                and not self._on_a_pile(c) and self.game.in_play(c) is None}
+        return self.game.catalog[left.pop()] if len(left) == 1 else card
+
     def _misread_late(self, first: dict, card, obs) -> bool:
         """A relabel of the last card played, later than ``correction_frames``, is a misread after all
         when, as a new card, it would be refused (it does not follow that card) but it follows the card
@@ -481,6 +498,11 @@ class CrazyKickAdapter(MissedCards, TakenBack):
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
         self._play_reads[obs.track_id] = tuple(obs.reads)
+        since = getattr(obs, "since", None)  # the tracker's; a relabel's new card has none
+        if since is not None:
+            self._landed[obs.track_id] = since
+        else:
+            self._landed.pop(obs.track_id, None)
         gone = self._gone.get(card.id)  # it left its pile lately, a back read where it lay
         self._play_gone[obs.track_id] = gone if gone is not None and obs.frame - gone <= self.missed_frames else None
         self._sure[obs.track_id] = obs.confidence

@@ -83,9 +83,21 @@ class MissedCards:
         before the foul's card was, lately: cards are laid in the order they leave the piles (seed 9200,
         fouls 0.2: W47, then keeper R04, then R23 left their piles and were laid within 0.6 s; R04 was covered
         at once and showed only when R23 was taken back: put after R23, R23 was called no_keeper, not
-        not_on_card on R04)."""
+        not_on_card on R04). A card come from a pile (moved) lay under the foul when the tracker first read it
+        where it lies (``Observation.since``) before it first read the foul's card there."""
         first, _ = self._plays.get(obs.track_id, (None, None))
         last = next((a for a in reversed(self.log) if a.get("type") == "play"), None)
+        since = getattr(obs, "since", None)
+        if obs.kind in ("appeared", "moved") and since is not None and last is not None:
+            # read where it lies before the foul's card was read there, and covered by it: laid first (seed
+            # 9247, fouls 0.2: keeper R04 read once on the centre, W29 laid on it against the rules 0.4 s
+            # later; R04 was reported only once W29 was taken back, and W29 was called no_keeper)
+            _, tid = self._last_play()
+            landed = self._landed.get(tid) if tid is not None else None
+            if (landed is not None and since < landed and self.game.in_play(last["card"]) is None
+                    and self._face(card.id) != self._face(last["card"])):
+                return last.get("frame", obs.frame) - self.correction_frames, False
+            return None
         # not the foul's own card laid again (seed 9216, fouls 0.2: W24 laid against the rules twice, 1.6 s
         # apart; the second was put before the first, as the card under it)
         if (obs.kind != "relabelled" or first is None or first is not last
