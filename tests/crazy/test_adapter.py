@@ -806,3 +806,23 @@ def test_a_card_on_top_read_too_unsurely_when_reported_is_played_once_its_reads_
         out = ad.look(frame, frame / 30, Held(tracks=[FirmingTrack(5, label, later)]))
         firmed = later > 0.75 and label == "G2" and frame - 80 <= ad.correction_frames
         assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("D", "G2")] if firmed else [])
+
+
+def test_a_card_read_as_one_already_played_and_now_and_then_as_one_that_can_be_there_is_that_card():
+    # seed 9182, standard cards: Cyd's QS read QC, QC, QS 0.75, QC, QS 0.72, QC with Ann's QC played in trick 1:
+    # the vote kept QC, the play was never made, and Dee's 10S after it was called out of turn
+    for reads, played in (([("G9", 0.8), ("G11", 0.75), ("G9", 0.8), ("G11", 0.72)], True),
+                          ([("G9", 0.8), ("G11", 0.75), ("G9", 0.8), ("G9", 0.8)], False),   # one look only
+                          ([("G9", 0.8), ("G11", 0.65), ("G9", 0.8), ("G11", 0.62)], False)):  # never sure
+        game, ad = make()
+        play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")])  # A leads next
+        for k, seat in enumerate("BCDA", start=1):  # gathered
+            seen(ad, game, "G7", IN_FRONT[seat], kind="vanished", track=k, frame=150)
+        seen(ad, game, "G5", IN_FRONT["A"], track=5, frame=200)
+        assert seen(ad, game, "G9", IN_FRONT["B"], track=6, frame=230) == []  # G9 is in trick 1
+        track = SimpleNamespace(id=6, label="G9", misses=0, seen=0, reads=[], x=IN_FRONT["B"][0], y=IN_FRONT["B"][1])
+        out = []
+        for k, read in enumerate(reads):
+            track.seen, track.reads = 233 + 3 * k, [*track.reads, read][-3:]
+            out += ad.look(track.seen, track.seen / 30, Held(tracks=[track]))
+        assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("B", "G11")] if played else [])

@@ -125,6 +125,7 @@ class CrazyAdapter:
         self._play_index: dict[int, int] = {}  # track id -> index in log of its play
         # tracks read as a card that cannot be on the table -> (frame, t, trick) where they came to rest
         self._impossible: dict[int, tuple[int, float | None, tuple[int, int]]] = {}
+        self._reads_while_impossible: dict[int, dict[str, list[float]]] = {}  # track -> label -> confidences
         self._xy: dict[int, tuple[float, float]] = {}  # track id -> where its card lay when it was played
         self._plays_of: dict[int, list[int]] = {}  # track id -> log indices of every play it made
         self._trick_of: dict[int, tuple[int, int]] = {}  # track id -> (round, trick) its last play went to
@@ -349,7 +350,8 @@ class CrazyAdapter:
         self._tracker = tracker  # for ``finish``
         held = self._held(tracker)
         self._note_covered(held)
-        out = self._firmed_up(frame, t, held) or self._read_right_at_last(frame, held)
+        out = (self._firmed_up(frame, t, held) or self._read_right_at_last(frame, held)
+               or self._read_possible(frame, t, held))
         if out:
             return out
         out = self._glimpsed_last(frame, t, tracker.glimpses)
@@ -407,6 +409,36 @@ class CrazyAdapter:
                 continue
             del self._unsure_on_top[track]
             out = self.observe(replace(obs, frame=frame, confidence=sure), t)
+            if out:
+                return out
+        return []
+
+    def _read_possible(self, frame: int, t: float | None, held: dict) -> list:
+        """A card come into the open trick read as one already played (``_impossible``), whose track the
+        tracker still holds, is the card it reads as otherwise in its recent reads, when that is one card
+        that can be on the table, read in two looks or more, once at least ``GLIMPSE_SURE``: the camera flickers
+        between two readings and the vote keeps the impossible one (seed 9182, standard cards: Cyd's QS read
+        QC, QC, QS 0.75, QC, QS 0.72, QC, QC with Ann's QC played in trick 1; never played, Dee's 10S after
+        it was called out of turn)."""
+        for track in [k for k in self._reads_while_impossible if k not in self._impossible]:
+            del self._reads_while_impossible[track]
+        for track, (_, _, trick) in list(self._impossible.items()):
+            tr = held.get(track)
+            reads = getattr(tr, "reads", ())
+            if tr is None or trick != self._trick_now() or getattr(tr, "seen", None) != frame or not reads:
+                continue
+            lab, c = reads[-1]  # this look's read (the tracker keeps only label_votes of them)
+            tally = self._reads_while_impossible.setdefault(track, {})
+            tally.setdefault(lab, []).append(c)
+            other = [k for k in tally if k != tr.label and self._is_card(k) and self._can_be_on_table(k)]
+            if len(other) != 1:
+                continue
+            label = other[0]
+            sure = tally[label]
+            if len(sure) < 2 or max(sure) < self.GLIMPSE_SURE:
+                continue
+            out = self.observe(Observation("relabelled", track, label, tr.x, tr.y, frame, old_label=tr.label,
+                                           confidence=sum(sure) / len(sure)), t)
             if out:
                 return out
         return []
