@@ -30,7 +30,12 @@
 - A new label read more surely than the play at the very spot the card lies (``SAME_SPOT_MM``) puts that
   play right, whenever it comes: a card laid on top lands where a hand puts it, a few mm off at least
   (seed 9115, standard cards: Bob's KC read KS, then KC 0.9 mm from there 21 frames on, was taken as
-  Cyd's card on top; every card after went to the next player).
+  Cyd's card on top; every card after went to the next player). Not when the play was read surely
+  (``COVERED_SURE``) and hidden since: a card was laid on it (seed 9179: Bob's 8H 0.4 mm on Ann's QH).
+  A relabel soon after a play to a card that lies in this trick apart from it (played by another) is
+  that play misread, not the camera flickering back (seed 9179: Dee's KS read QS 35 mm from Cyd's QS).
+- A card read as one already played whose track reads, in two looks or more, one other card that can
+  be on the table (once at least ``GLIMPSE_SURE``) is that card (``_read_possible``; seed 9182: QS/QC).
 - A card read two ways (a club or a spade, say) is the reading the other cards of its trick agree with
   (``_fits``): a lead is what its followers followed, a follower what follows the lead. Most plays follow
   suit, so that reading is the likely one; a card read one way only is never changed so.

@@ -31,7 +31,10 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   and taken for a misread there (``_top_misread``) that shows on a pile of its player's within
   ``RETURN_FRAMES`` (``_dismissed_taken_back``), and a play of a card nobody can be named for, taken back
   (the card under it shows again), when a card that left its pile just before it is back there
-  (``_nobodys_play_taken_back``): that card, misread as it was laid.
+  (``_nobodys_play_taken_back``): that card, misread as it was laid. A card from a pile first read on the
+  centre (the tracker's ``since``) before a refused card laid on it lay under that foul (``_under_a_foul``).
+  A relabel on the centre to a card on no pile that left none is the one card of its reads that left a
+  pile since the last play (``_read_left``): cards are laid from the piles.
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile, and so does a card that just left a pile (a back

@@ -57,7 +57,8 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   for a look: the draw is withdrawn. The shot card that made a shot, read later as another shot card
   the engine would refuse for want of a shot chance, is a misread of the card lying there. A face
   card read on a deck (where a face-down card has lain for ``deck_frames``, nudged or not) is the deck's back
-  misread: no action until the card is taken off the deck and shown.
+  misread: no action until the card is taken off the deck and shown. So is a face card nudged less than
+  ``DECK_MM`` from where it was first seen, lying there since before an action the camera saw (seed 9207).
 - **A player who stays put** ("or fewer" squares: none) cannot be seen. When the other team shows
   its card while the engine still waits for a move, the adapter first makes the staying move: the
   player the ball token went to (a pass to a player who does not move), else the holder when the
