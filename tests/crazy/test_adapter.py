@@ -826,3 +826,23 @@ def test_a_card_read_as_one_already_played_and_now_and_then_as_one_that_can_be_t
             track.seen, track.reads = 233 + 3 * k, [*track.reads, read][-3:]
             out += ad.look(track.seen, track.seen / 30, Held(tracks=[track]))
         assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("B", "G11")] if played else [])
+
+
+def test_a_card_of_the_trick_just_completed_read_anew_as_its_rank_in_the_led_suit_is_that_card():
+    # seed 9188, standard cards: Cyd's KS read KC up to 0.82 on Bob's 3S lead, then KS 0.51, 0.61, 0.70 before
+    # the trick was swept; the KS that ends the black 13 round was missed and five out-of-turn calls followed
+    for reads, fixed in (([("KS", 0.51), ("KS", 0.61), ("KS", 0.70)], True),
+                         ([("KS", 0.51), ("KS", 0.61), ("KS", 0.65)], False),  # never read surely
+                         ([("KC", 0.80), ("KS", 0.61), ("KS", 0.70)], False),  # not every read
+                         ([("QS", 0.80), ("QS", 0.81), ("QS", 0.82)], False)):  # another rank: a hand over it
+        game, ad = make_standard()
+        for track, (seat, card) in enumerate([("B", "3S"), ("C", "KC"), ("D", "7S"), ("A", "4S")], start=1):
+            seen(ad, game, card, IN_FRONT[seat], track=track, frame=30 * track)
+        assert game.round.current.cards == [] and not game.round.over  # KC: the trick went to Dee
+        track = SimpleNamespace(id=2, label=reads[-1][0], misses=0, seen=150, reads=reads)
+        out = ad.look(150, 5.0, Held(tracks=[track]))
+        if fixed:
+            assert out == [Correction(2, {**ad.log[2], "card": "KS"})]
+            assert rescored(ad).round.over  # the black 13 won: the round ends
+        else:
+            assert out == []

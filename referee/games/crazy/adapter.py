@@ -36,6 +36,9 @@
   that play misread, not the camera flickering back (seed 9179: Dee's KS read QS 35 mm from Cyd's QS).
 - A card read as one already played whose track reads, in two looks or more, one other card that can
   be on the table (once at least ``GLIMPSE_SURE``) is that card (``_read_possible``; seed 9182: QS/QC).
+- A card of the trick just completed (nothing played since) read in its last three reads as the card of
+  its number in the colour its trick agrees with (``_fits``), once at least ``GLIMPSE_SURE``, is that card
+  (``_read_as_followed``; seed 9188: Cyd's KS read KC when laid, KS before the sweep; it ended the round).
 - A card read two ways (a club or a spade, say) is the reading the other cards of its trick agree with
   (``_fits``): a lead is what its followers followed, a follower what follows the lead. Most plays follow
   suit, so that reading is the likely one; a card read one way only is never changed so.
@@ -356,7 +359,7 @@ class CrazyAdapter:
         held = self._held(tracker)
         self._note_covered(held)
         out = (self._firmed_up(frame, t, held) or self._read_right_at_last(frame, held)
-               or self._read_possible(frame, t, held))
+               or self._read_possible(frame, t, held) or self._read_as_followed(frame, held))
         if out:
             return out
         out = self._glimpsed_last(frame, t, tracker.glimpses)
@@ -446,6 +449,34 @@ class CrazyAdapter:
                                            confidence=sum(sure) / len(sure)), t)
             if out:
                 return out
+        return []
+
+    def _read_as_followed(self, frame: int, held: dict) -> list:
+        """A card of the trick just completed, no card played since, that the tracker now reads in its last three
+        reads (once at least ``GLIMPSE_SURE``) as the card of the same number in the colour the
+        trick's other cards agree with (``_fits``) is that card: the reader's usual slip is a club for a spade of
+        one rank, and a gathering hand hides a corner, not the suit (seed 9188, standard cards: Cyd's KS read KC
+        up to 0.82 as it was laid on Bob's 3S lead, then KS 0.51, 0.61, 0.70 before the trick was swept; the
+        KS that ended the black 13 round was missed, and five out-of-turn calls followed)."""
+        last = next((j for j in range(len(self.log) - 1, -1, -1) if self.log[j].get("type") == "play"), None)
+        if last is None:
+            return []
+        for track, trick in self._lying.items():
+            i, tr = self._play_index.get(track), held.get(track)
+            if (trick == self._trick_now() or i is None or tr is None or getattr(tr, "seen", None) != frame
+                    or i not in self._trick_plays(last)):
+                continue
+            reads = list(getattr(tr, "reads", ()))[-3:]
+            labels = {lab for lab, _ in reads}
+            card = self.log[i]["card"]
+            if len(reads) < 3 or len(labels) != 1:
+                continue
+            label = labels.pop()
+            if (label == card or not self._is_card(label) or max(c for _, c in reads) < self.GLIMPSE_SURE
+                    or parse_card(label, self.game.deck).number != parse_card(card, self.game.deck).number
+                    or not self._can_be_on_table(label) or self._fits(i, label) <= self._fits(i, card)):
+                continue
+            return [self._correct(i, track, label, max(c for _, c in reads))]
         return []
 
     def finish(self, frame: int, t: float | None = None) -> list:
