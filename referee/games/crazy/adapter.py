@@ -459,24 +459,25 @@ class CrazyAdapter:
         up to 0.82 as it was laid on Bob's 3S lead, then KS 0.51, 0.61, 0.70 before the trick was swept; the
         KS that ended the black 13 round was missed, and five out-of-turn calls followed)."""
         last = next((j for j in range(len(self.log) - 1, -1, -1) if self.log[j].get("type") == "play"), None)
-        if last is None:
+        now = self._trick_now()
+        if last is None or not any(trick != now for trick in self._lying.values()):
             return []
+        closed = set(self._trick_plays(last))  # the trick of the last play: the one just completed, if any
         for track, trick in self._lying.items():
             i, tr = self._play_index.get(track), held.get(track)
-            if (trick == self._trick_now() or i is None or tr is None or getattr(tr, "seen", None) != frame
-                    or i not in self._trick_plays(last)):
+            if trick == now or i not in closed or tr is None or getattr(tr, "seen", None) != frame:
                 continue
             reads = list(getattr(tr, "reads", ()))[-3:]
             labels = {lab for lab, _ in reads}
             card = self.log[i]["card"]
             if len(reads) < 3 or len(labels) != 1:
                 continue
-            label = labels.pop()
-            if (label == card or not self._is_card(label) or max(c for _, c in reads) < self.GLIMPSE_SURE
+            label, sure = labels.pop(), max(c for _, c in reads)
+            if (label == card or not self._is_card(label) or sure < self.GLIMPSE_SURE
                     or parse_card(label, self.game.deck).number != parse_card(card, self.game.deck).number
                     or not self._can_be_on_table(label) or self._fits(i, label) <= self._fits(i, card)):
                 continue
-            return [self._correct(i, track, label, max(c for _, c in reads))]
+            return [self._correct(i, track, label, sure)]
         return []
 
     def finish(self, frame: int, t: float | None = None) -> list:

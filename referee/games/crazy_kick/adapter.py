@@ -172,7 +172,8 @@ class CrazyKickAdapter(MissedCards, TakenBack):
         self._sure: dict[int, float] = {}  # track id -> how surely the card its last play has now was read
         self._goal_frames: list[int] = []  # frames of the goals played
         self._play_reads: dict[int, tuple] = {}  # track id -> the centre's reads when its last play was made
-        self._landed: dict[int, int] = {}  # track id -> the frame its last play's card was first read where it lies
+        self._landed: dict[int, int | None] = {}  # track id -> the frame its last play's card was first read where it
+                                                  # lies (None: unknown)
         # face of a play's card corrected away as a misread -> (its track, the play, its correction, frame,
         # the correction was read on the track before the play): ``_foul_taken_back``
         self._corrected: dict[str, tuple] = {}
@@ -501,11 +502,7 @@ class CrazyKickAdapter(MissedCards, TakenBack):
         self._plays[obs.track_id] = (action, obs.frame)
         self._read_as[obs.track_id] = {card.id}
         self._play_reads[obs.track_id] = tuple(obs.reads)
-        since = getattr(obs, "since", None)  # the tracker's; a relabel's new card has none
-        if since is not None:
-            self._landed[obs.track_id] = since
-        else:
-            self._landed.pop(obs.track_id, None)
+        self._landed[obs.track_id] = getattr(obs, "since", None)  # the tracker's; a relabel's new card has none
         gone = self._gone.get(card.id)  # it left its pile lately, a back read where it lay
         self._play_gone[obs.track_id] = gone if gone is not None and obs.frame - gone <= self.missed_frames else None
         self._sure[obs.track_id] = obs.confidence
