@@ -67,6 +67,8 @@ def crazy_panel(engine) -> list[str]:
     lines = [f"Round {r.number}: {r.type}" if r else "No round chosen yet"]
     if engine.to_play:
         lines.append(f"To play: {engine.to_play}")
+    elif len(engine.may_lead) > 1:  # the trick before holds an unread card: its winner leads
+        lines.append(f"To lead: {' or '.join(engine.may_lead)}")
     totals = engine.totals()
     lines.append("  ".join(f"{p} {v}" for p, v in totals.items()))
     return lines

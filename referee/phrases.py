@@ -42,9 +42,16 @@ def crazy_en(e: Event) -> str | None:
     if e.type == "round_chosen":
         return f"Round {d['number']}: {d['chooser']} chooses {_ROUND_NAMES[d['round']]}"
     if e.type == "card_played":
+        if d.get("unread"):
+            return f"{d['player']}, a card I could not read"
         return f"{d['player']}, {spoken_card(d['card'])}"
     if e.type == "trick_won":
+        if d.get("unsure"):  # a card of it was not read: what it carried is not counted
+            return f"{d['player']} takes the trick, " + (f"at least {_points(d['points'])}" if d["points"]
+                                                          else "points unknown")
         return f"{d['player']} takes the trick" + (f", {_points(d['points'])}" if d["points"] else "")
+    if e.type == "card_deduced":
+        return f"The card not read was {d['player']}'s {spoken_card(d['card'])}"
     if e.type == "round_over":
         return f"End of {_ROUND_NAMES[d['round']]}" + (", the black 13 has fallen" if d.get("ended_by_black13") else "")
     if e.type == "moon":

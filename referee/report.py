@@ -46,7 +46,9 @@ def score_table(sheet: dict) -> tuple[list[str], list[dict]]:
     """Header and rows of the scoreboard, for any game's scoresheet."""
     if "rounds" in sheet and "players" in sheet:  # Crazy: rounds x players
         players = sheet["players"]
-        rows = [{"cells": [f"{r['number']}. {r['round']}", *(r["points"][p] for p in players)], "winner": False}
+        # a round whose points rest on a card the camera did not read is marked: check it by hand
+        rows = [{"cells": [f"{r['number']}. {r['round']}" + (" (a card unread)" if r.get("unsure") else ""),
+                           *(r["points"][p] for p in players)], "winner": False}
                 for r in sheet["rounds"]]
         rows.append({"cells": ["total", *(sheet["totals"][p] for p in players)], "winner": False})
         return ["round", *players], rows
@@ -59,9 +61,10 @@ def result_line(sheet: dict) -> str:
     if sheet.get("moon"):
         return f"{sheet['moon']} shot the moon and wins."
     winners = sheet.get("winners") or ([sheet["winner"]] if sheet.get("winner") else [])
+    unread = " A card was played unread: check the rounds marked." if sheet.get("unsure") else ""
     if not sheet.get("complete", bool(winners)):
-        return "The game was not finished in this recording."
-    return ("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(map(str, winners))
+        return "The game was not finished in this recording." + unread
+    return ("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(map(str, winners)) + unread
 
 
 def write_report(path: Path, *, title: str, subtitle: str, sheet: dict, events: list[Event],

@@ -404,13 +404,22 @@ def test_a_trick_swept_up_with_its_last_card_read_only_while_it_slid_in_is_playe
         assert look(ad, game, 175) == [], "judged once"
 
 
-def test_a_trick_gathered_short_with_nothing_surely_glimpsed_makes_nothing_up():
+def test_a_trick_gathered_short_with_nothing_surely_glimpsed_gets_its_last_card_unread():
+    # seed 9176, standard cards: Bob's QS read 5C, 5S, QC under 0.7 as trick 2 was swept; nothing was
+    # played for it, and Bob's next lead 4H was taken as that trick's last card, every trick after astray
     game, ad = make()
     play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])
     gather(ad, [1, 2, 3], frame=150)
     glimpses = [Glimpse("G12", *IN_FRONT["A"], frame=100, confidence=0.6),
                 Glimpse("G9", *IN_FRONT["A"], frame=101, confidence=0.9)]  # G9 is already played
-    assert look(ad, game, 150, glimpses=glimpses) == [] and len(ad.log) == 4
+    out = look(ad, game, 150, glimpses=glimpses)
+    assert [(a["player"], a["card"]) for a in out] == [("A", "?")]  # no card made up
+    assert look(ad, game, 151) == [] and len(ad.log) == 5  # judged once
+    assert game.may_lead == ["C", "A"]  # C's G9 is the best read, A's card unread
+    # the next lead lies towards C: C won the trick and leads
+    seen(ad, game, "Y5", IN_FRONT["C"], track=7, frame=200)
+    assert ad.log[-1]["player"] == "C" and game.to_play == "D" and game.violations == []
+    assert game.round.tricks[0].winner == "C"
 
 
 def test_a_card_laid_before_the_trick_under_it_was_gathered_is_played_when_it_is_gone():
@@ -764,6 +773,15 @@ def test_at_the_end_of_a_recording_a_trick_one_card_short_whose_cards_left_view_
     assert [(a["player"], a["card"]) for a in out] == [("A", "G13")]
     # a finish with no look before it (nothing seen) judges nothing
     assert make()[1].finish(200, 6.7) == []
+
+
+def test_at_the_end_of_a_recording_a_trick_one_card_short_with_nothing_glimpsed_gets_no_unread_card():
+    # the trick may be under a hand as the recording stops: only a trick the tracker let go was gathered
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")])
+    tracks = [SimpleNamespace(id=k, seen=105, misses=CrazyAdapter.END_GONE_LOOKS) for k in (1, 2, 3)]
+    assert ad.look(110, 110 / 30, Held(tracks=tracks)) == []
+    assert ad.finish(105 + CrazyAdapter.END_GONE_FRAMES, 4.1) == [] and len(ad.log) == 4
 
 
 def test_a_card_on_top_read_the_same_three_times_well_off_the_card_below_needs_less_sureness():

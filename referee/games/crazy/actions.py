@@ -4,6 +4,7 @@
     {"type": "choose", "player": "Bob", "round": "red"}
     {"type": "deal", "hands": {"Ann": ["R14", "G7"], ...}}
     {"type": "play", "player": "Bob", "card": "G7"}
+    {"type": "play", "player": "Cyd", "card": "?"}      # seen played, never read (``UNREAD``)
 
 Schema errors (a missing field, a wrong type, a setup that cannot be dealt) are input errors with a
 line number. Actions that are well-formed but impossible at the table (an unknown card, a play out of
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator,
 from .cards import ROOK, CardError, copies_for, default_removed, full_deck, parse_card
 
 ROUND_TYPES = ("red", "black13", "first_last", "every_hand", "crazy")
+UNREAD = "?"  # the card of a play the camera saw made but could not read (a person may correct it in the log)
 MIN_PLAYERS, MAX_PLAYERS = 4, 12
 
 
@@ -103,7 +105,7 @@ class Deal(_Action):
 class Play(_Action):
     type: Literal["play"]
     player: str
-    card: str
+    card: str = Field(description=f"a card code, or {UNREAD!r}: a card seen played but not read")
 
 
 Action = Annotated[Union[Setup, Choose, Deal, Play], Field(discriminator="type")]

@@ -60,7 +60,10 @@
   (``Tracker.glimpses``, read at least ``GLIMPSE_SURE``; one away from the trick's cards first, then the
   surest) is that play (seed
   9072: Ann's Y13 read once at 0.79 before the sweep; her next lead was taken for the old trick's last
-  card and every card after went astray). With no such glimpse nothing is made up. At the end of a
+  card and every card after went astray). With no such glimpse the play is made unread (``UNREAD``, seed
+  9176: Bob's QS read 5C, 5S, QC, never at 0.7): the engine then takes whoever leads next as the trick's
+  winner (of those who can have won it; the lead is theirs whose seat the card lies towards) and works
+  the card out at the end of the round. At the end of a
   recording (``finish``) a trick whose cards have all been out of view for ``END_GONE_FRAMES`` counts as gone;
   so it does at once, in play, when a card the tracker still holds that never lay still (read as it slid in,
   then covered) can be its last card: it is played then, not when the tracker lets the tracks go (9130).
@@ -76,7 +79,7 @@ from dataclasses import replace
 
 from ...tracker import Observation
 from ..adapters import Correction, camera_action, replayed
-from .actions import ACTION_ADAPTER
+from .actions import ACTION_ADAPTER, UNREAD
 from .cards import CardError, parse_card
 from .rules import CrazyGame
 
@@ -490,7 +493,8 @@ class CrazyAdapter:
             return []
         # out of view: not read for END_GONE_FRAMES and not even sighted (a faint read of its own label at
         # its place, which keeps a track in view without a read) in the last looks
-        return self._glimpsed_last(frame, t, tracker.glimpses, gone=self._out_of_view(frame, tracker))
+        # nothing played unread here: the trick may only be hidden by a hand as the recording stops
+        return self._glimpsed_last(frame, t, tracker.glimpses, gone=self._out_of_view(frame, tracker), unread=False)
 
     def _out_of_view(self, frame: int, tracker, let_go: bool = True, frames: int | None = None):
         """track id -> out of view now: not read for ``frames`` (default ``END_GONE_FRAMES``) and not even
@@ -513,14 +517,17 @@ class CrazyAdapter:
         return [tr.glimpse() for tr in getattr(tracker, "tracks", ())
                 if getattr(tr, "confirmed", False) and getattr(tr, "rest", 0) is None and getattr(tr, "misses", 0) > 0]
 
-    def _glimpsed_last(self, frame: int, t: float | None, glimpses, gone=None, final: bool = True) -> list:
+    def _glimpsed_last(self, frame: int, t: float | None, glimpses, gone=None, final: bool = True,
+                       unread: bool = True) -> list:
         """The open trick, one card short, is gone from the table (every card of it vanished): it was
         gathered, so its last card was laid, too briefly in view for the tracker (seed 9072: Ann's Y13 read
         once at 0.79 as it slid in, then the trick was swept up; her next lead went to the old trick and
         every card after it astray; 9075, six players: Ann's G13 laid on Bob's G12, read on it at 0.89 for
         a few looks). That card is a glimpse (``Tracker.glimpses``) in the trick area since the trick's last
         play, read at least ``GLIMPSE_SURE``, of a card that can be on the table: one away from the trick's
-        cards (not one of them misread) if any, the surest. With none, nothing is made up."""
+        cards (not one of them misread) if any, the surest. With none, when ``final`` and ``unread``, the
+        play is made unread (``UNREAD``): a card was laid there, the camera could not say which (seed 9176:
+        Bob's QS read 5C, 5S, QC under 0.7; Bob's next lead was taken for that trick's last card)."""
         r = self.game.round
         now = self._trick_now()
         if r is None or r.over or now in self._short or len(r.current.cards) != self.game.n - 1:
@@ -536,11 +543,14 @@ class CrazyAdapter:
                 if surest >= self.GLIMPSE_SURE]
         if final or fits:
             self._short.add(now)  # judged once (not yet when out of view but nothing to play: it may come back)
-        if not fits:
+        if fits:
+            # one read apart from the trick's cards first (near one, it may be that one misread), then the surest
+            g = max(fits, key=lambda g: (all(math.dist((g.x, g.y), xy) > self.GLIMPSE_APART_MM for xy in spots),
+                                         g.confidence))
+        elif final and unread:
+            g = Observation("appeared", 0, UNREAD, *self.trick.centre, frame, confidence=0.0)
+        else:
             return []
-        # one read apart from the trick's cards first (near one, it may be that one misread), then the surest
-        g = max(fits, key=lambda g: (all(math.dist((g.x, g.y), xy) > self.GLIMPSE_APART_MM for xy in spots),
-                                     g.confidence))
         track = -1 - len(self._short)  # no track of its own any more
         out = self._arrive(Observation("appeared", track, g.label, g.x, g.y, frame, confidence=g.confidence), t)
         self._lying.pop(track, None)  # gone with the trick
@@ -684,10 +694,14 @@ class CrazyAdapter:
         the reading the trick's other cards agree with (seed 9115, standard cards: Bob's lead KC read KS,
         KC, KS again; 7C, 2C and QC followed, and a KS would have ended the round)."""
         js = self._trick_plays(i)
-        colour = parse_card(label, self.game.deck).colour
+        colour = self._colour(label)
         if not js or i == js[0]:
-            return sum(parse_card(self.log[j]["card"], self.game.deck).colour == colour for j in js[1:])
-        return int(parse_card(self.log[js[0]]["card"], self.game.deck).colour == colour)
+            return sum(self._colour(self.log[j]["card"]) == colour for j in js[1:])
+        return int(self._colour(self.log[js[0]]["card"]) == colour)
+
+    def _colour(self, label: str) -> str | None:
+        """The colour of a card played (None for one played unread: it agrees with nothing)."""
+        return None if label == UNREAD else parse_card(label, self.game.deck).colour
 
     def _reread_lead(self) -> Correction | None:
         """The open trick's lead, read two ways (``_seen_as``), taken as the reading more of the cards
@@ -780,6 +794,12 @@ class CrazyAdapter:
     def _who_played(self, x: float, y: float, game: CrazyGame | None = None) -> str:
         game = game or self.game
         expected = game.to_play
+        if expected is None and len(game.may_lead) > 1:
+            # the trick before holds an unread card: its winner leads, one of a few; the card lies towards them
+            cx, cy = self.trick.centre
+            a = math.atan2(y - cy, x - cx)
+            return min(game.may_lead, key=lambda p: abs((a - self._seat_angles[game.players.index(p)] + math.pi)
+                                                          % (2 * math.pi) - math.pi))
         if expected is None:
             return game.chooser  # between rounds: the engine will say no round is on
         k, off = self.seat_of(x, y)

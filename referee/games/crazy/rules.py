@@ -3,6 +3,11 @@
 ``CrazyGame(setup).apply(action) -> [Event]`` checks one action against the rules, updates the
 state and says what happened. Impossible actions become recorded violations, never exceptions.
 The rules and every decision the seed leaves open are written down in docs/rules/crazy.md.
+
+A play of ``UNREAD`` ("?": the camera saw a card laid but never read it) fills its place in the trick
+without a card: the trick's winner is then whoever leads next (of those who can have won it), its
+points count what is known and are marked unsure, and the card is worked out when the round ends (the
+one card of the deck no play used) or when the black 13 round is over before its last trick.
 """
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from ..base import NOTABLE, ROUTINE, URGENT, Event, Violation, violation_event
-from .actions import ROUND_TYPES, Choose, Deal, Play, Setup
+from .actions import ROUND_TYPES, UNREAD, Choose, Deal, Play, Setup
 from .cards import ROOK, Card, CardError, colour_name, copies_for, full_deck, is_red, parse_card
 
 ROUNDS_PER_GAME = len(ROUND_TYPES)
@@ -37,23 +42,30 @@ def legal_follow(hand: Iterable[Card], led_colour: str | None) -> list[Card]:
     return same or hand
 
 
-def trick_winner(cards: Sequence[Card], rank) -> int:
+def trick_winner(cards: Sequence[Card | None], rank) -> int:
     """Index of the winning card: the highest of the led colour, the first played among equals
-    (two identical cards with two decks). No trumps."""
+    (two identical cards with two decks). No trumps. An unread card (None) after the lead is passed
+    over: the best of the cards that are known."""
     led = cards[0].colour
     best = 0
     for i, card in enumerate(cards[1:], start=1):
-        if card.colour == led and rank(card) > rank(cards[best]):
+        if card is not None and card.colour == led and rank(card) > rank(cards[best]):
             best = i
     return best
 
 
 @dataclass
 class Trick:
-    leader: str
-    cards: list[tuple[str, Card]] = field(default_factory=list)
+    leader: str | None  # None: the trick before holds an unread card, and whoever leads this one won it
+    cards: list[tuple[str, Card | None]] = field(default_factory=list)  # None: a card played but not read
     winner: str | None = None
     points: int = 0
+    could_win: list[str] = field(default_factory=list)  # complete with an unread card: who may have won it
+    unsure: bool = False  # its points count only the cards read: the unread one may have carried more
+
+    @property
+    def unread(self) -> int:
+        return sum(c is None for _, c in self.cards)
 
 
 @dataclass
@@ -67,12 +79,18 @@ class Round:
     played: Counter = field(default_factory=Counter)
     hands: dict[str, Counter] = field(default_factory=dict)  # only for players whose hands are known
     shown_out: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> colour -> trick number
+    unread_of: Counter = field(default_factory=Counter)  # player -> cards of theirs played but not read
     over: bool = False
     ended_by_black13: bool = False
 
     @property
     def current(self) -> Trick:
         return self.tricks[-1]
+
+    @property
+    def unsure(self) -> bool:
+        """Do this round's points rest on a card not read (a lower bound, or a trick not yet awarded)?"""
+        return any(t.unsure or (t.unread and t.winner is None) for t in self.tricks)
 
 
 class CrazyGame:
@@ -120,17 +138,32 @@ class CrazyGame:
 
     @property
     def to_play(self) -> str | None:
-        """Whose card the trick waits for, or None between rounds."""
+        """Whose card the trick waits for, or None between rounds, or when one of several may lead
+        (``may_lead``: the trick before holds an unread card)."""
         r = self.round
         if r is None or r.over:
             return None
         t = r.current
+        if t.leader is None:
+            return None
         return self.players[(self.players.index(t.leader) + len(t.cards)) % self.n]
 
     @property
-    def led_colour(self) -> str | None:
+    def may_lead(self) -> list[str]:
+        """Who may play the next card: ``to_play``, or those who can have won the trick before, when it
+        holds an unread card and nobody has led since."""
         r = self.round
-        if r is None or r.over or not r.current.cards:
+        if r is None or r.over:
+            return []
+        if r.current.leader is None:
+            return list(r.tricks[-2].could_win)
+        return [self.to_play]
+
+    @property
+    def led_colour(self) -> str | None:
+        """The colour the open trick follows; None before its lead, or when its lead was not read."""
+        r = self.round
+        if r is None or r.over or not r.current.cards or r.current.cards[0][1] is None:
             return None
         return r.current.cards[0][1].colour
 
@@ -203,6 +236,14 @@ class CrazyGame:
 
     def _choose(self, a: Choose) -> None:
         r = self.round
+        if r is not None and not r.over and self._black13_unread(r):
+            # the table moved on: the last trick's unread card was the black 13 and ended the round
+            self._deduce(r, [(len(r.tricks) - 2, j) for j, (_, c) in enumerate(r.tricks[-2].cards) if c is None],
+                         [self.black13], a)
+            r.tricks.pop()  # the trick nobody led
+            r.over = r.ended_by_black13 = True
+            self._emit("round_over", a, NOTABLE, round=r.type, number=r.number, points=dict(r.points),
+                       ended_by_black13=True)
         if r is not None and not r.over:
             self._violate("bad_round_choice", a.player,
                           f"round {r.number} ({r.type}) is still being played; '{a.round}' ignored", a)
@@ -277,9 +318,18 @@ class CrazyGame:
         if a.player not in self.players:
             self._violate("unknown_player", a.player, f"{a.player!r} is not at this table {self.players}", a)
             return
-        expected = self.to_play
-        if a.player != expected:
-            self._violate("out_of_turn", a.player, f"it is {expected}'s turn, not {a.player}'s; {a.card} ignored", a)
+        may = self.may_lead
+        if a.player not in may:
+            if len(may) == 1:
+                detail = f"it is {may[0]}'s turn, not {a.player}'s; {a.card} ignored"
+            else:
+                detail = (f"{', '.join(may[:-1])} or {may[-1]} leads (one of them won the trick before, whose "
+                          f"card was not read), not {a.player}; {a.card} ignored")
+            self._violate("out_of_turn", a.player, detail, a)
+            return
+        if a.card == UNREAD:
+            self._award_unread(r, a)
+            self._lay(r, a, None)
             return
         try:
             card = parse_card(a.card, self.deck)
@@ -297,15 +347,34 @@ class CrazyGame:
         if hand is not None and hand[card] == 0:
             self._violate("card_not_in_hand", a.player, f"{self.code(card)} is not in {a.player}'s dealt hand", a)
             return
+        self._award_unread(r, a)
         self._check_revoke(r, a, card, hand)
         if hand is not None:
             hand[card] -= 1
         r.played[card] += 1
+        self._lay(r, a, card)
+
+    def _lay(self, r: Round, a: Play, card: Card | None) -> None:
+        """Put an accepted play (``card`` None: unread) in the open trick; the trick closes on its last card."""
         trick = r.current
         trick.cards.append((a.player, card))
-        self._emit("card_played", a, player=a.player, card=self.code(card), trick=len(r.tricks), round=r.number)
+        if card is None:
+            r.unread_of[a.player] += 1
+            self._emit("card_played", a, player=a.player, card=UNREAD, unread=True, trick=len(r.tricks),
+                       round=r.number)
+        else:
+            self._emit("card_played", a, player=a.player, card=self.code(card), trick=len(r.tricks), round=r.number)
         if len(trick.cards) == self.n:
             self._finish_trick(r, a)
+
+    def _award_unread(self, r: Round, a: Play) -> None:
+        """The lead after a trick with an unread card: its player won that trick (``may_lead`` checked)."""
+        if r.current.leader is not None:
+            return
+        before = r.tricks[-2]
+        r.current.leader = a.player
+        self._award(r, len(r.tricks) - 2, a.player, a)
+        before.could_win = []
 
     def _check_revoke(self, r: Round, a: Play, card: Card, hand: Counter | None) -> None:
         """A revoke is proven when the hand is known, or when a player later plays a colour they showed out of."""
@@ -318,7 +387,8 @@ class CrazyGame:
         if led is None or card.colour == led:
             return
         if hand is not None:
-            if any(c.colour == led and k > 0 for c, k in hand.items()):
+            # a card of theirs played unread may have been the one of the led colour they held
+            if sum(k for c, k in hand.items() if c.colour == led) > r.unread_of[a.player]:
                 self._violate("revoke", a.player, f"played {self.code(card)} on a {colour_name(led, self.deck)} "
                               f"lead while holding {colour_name(led, self.deck)}", a)
         else:
@@ -328,16 +398,19 @@ class CrazyGame:
         trick = r.current
         index = len(r.tricks) - 1
         cards = [c for _, c in trick.cards]
-        trick.winner = trick.cards[trick_winner(cards, self.rank)][0]
-        trick.points = self.trick_points(r.type, index, cards)
-        r.points[trick.winner] += trick.points
-        self._emit("trick_won", a, NOTABLE, player=trick.winner, trick=index + 1, round=r.number,
-                   points=trick.points, cards=[[p, self.code(c)] for p, c in trick.cards])
+        if trick.unread:
+            # who won is seen when the next lead comes: the best card read, or any unread one (after an
+            # unread lead, anyone: its colour is unknown)
+            best = trick.cards[trick_winner(cards, self.rank)][0] if cards[0] is not None else None
+            trick.could_win = [p for p, c in trick.cards if c is None or p == best or best is None]
+        else:
+            self._award(r, index, trick.cards[trick_winner(cards, self.rank)][0], a)
         black13_done = r.played[self.black13] >= self.in_play[self.black13] > 0
         if r.type == "black13" and black13_done:
             r.over = r.ended_by_black13 = True
         elif len(r.tricks) == self.cards_per_player:
             r.over = True
+            self._deduce(r, self._unread_slots(r), list((self.in_play - r.played).elements()), a)
         else:
             r.tricks.append(Trick(trick.winner))
         if r.over:
@@ -345,6 +418,65 @@ class CrazyGame:
                        ended_by_black13=r.ended_by_black13)
             if len(self.rounds) == ROUNDS_PER_GAME:
                 self._finish_game(a)
+
+    def _award(self, r: Round, index: int, winner: str, a) -> None:
+        """Trick ``index`` of round ``r`` goes to ``winner``, with the points of the cards read in it."""
+        trick = r.tricks[index]
+        trick.winner = winner
+        trick.points = self.trick_points(r.type, index, [c for _, c in trick.cards if c is not None])
+        trick.unsure = bool(trick.unread) and self._may_carry_points(r, led_after=r.current is not trick)
+        r.points[winner] += trick.points
+        self._emit("trick_won", a, NOTABLE, player=winner, trick=index + 1, round=r.number, points=trick.points,
+                   cards=[[p, UNREAD if c is None else self.code(c)] for p, c in trick.cards],
+                   **({"unsure": True} if trick.unsure else {}))
+
+    def _may_carry_points(self, r: Round, led_after: bool) -> bool:
+        """Can an unread card of this round be worth points? Not in the rounds that pay per trick, nor when
+        every card worth points was read; nor the last black 13 in play once someone led after it in the
+        black 13 round (it would have ended the round)."""
+        left = self.in_play - r.played
+        red = any(is_red(c, self.deck) for c in left)
+        b13 = left[self.black13] > (1 if led_after and r.type == "black13" else 0)
+        return {"red": red, "black13": b13, "crazy": red or left[self.black13] > 0}.get(r.type, False)
+
+    def _black13_unread(self, r: Round) -> bool:
+        """The black 13 round, the black 13 not played, the last trick complete with an unread card and
+        nobody leading since: the round goes on only if someone leads; if the table chooses the next round
+        instead, that card was the black 13."""
+        return (r.type == "black13" and r.played[self.black13] < self.in_play[self.black13]
+                and len(r.tricks) > 1 and r.current.leader is None and not r.current.cards)
+
+    @staticmethod
+    def _unread_slots(r: Round) -> list[tuple[int, int]]:
+        return [(i, j) for i, t in enumerate(r.tricks) for j, (_, c) in enumerate(t.cards) if c is None]
+
+    def _deduce(self, r: Round, slots: list[tuple[int, int]], left: list[Card], a) -> None:
+        """The round is over: the cards ``left`` are those of the unread plays at ``slots`` (trick, place),
+        when that settles each of them (as many, and all the same card: one unread card, say). Each trick
+        with one then gets its card, its winner by the rules when nobody led after it, and its points
+        counted again."""
+        if not slots or len(slots) != len(left) or len(set(left)) != 1:
+            return
+        for (i, j), card in zip(slots, left):
+            trick = r.tricks[i]
+            player = trick.cards[j][0]
+            trick.cards[j] = (player, card)
+            r.played[card] += 1
+            r.unread_of[player] -= 1
+            hand = r.hands.get(player)
+            if hand is not None and hand[card] > 0:
+                hand[card] -= 1
+            self._emit("card_deduced", a, NOTABLE, player=player, card=self.code(card), trick=i + 1, round=r.number)
+            cards = [c for _, c in trick.cards]
+            if trick.unread:
+                continue
+            if trick.winner is None:
+                self._award(r, i, trick.cards[trick_winner(cards, self.rank)][0], a)
+            else:  # the points counted again with the card known, to the player who led after it
+                r.points[trick.winner] -= trick.points
+                trick.points = self.trick_points(r.type, i, cards)
+                trick.unsure = False
+                r.points[trick.winner] += trick.points
 
     def _finish_game(self, a) -> None:
         self.over = True
@@ -388,12 +520,18 @@ class CrazyGame:
                 {
                     "number": r.number, "round": r.type, "dealer": r.dealer, "chooser": r.chooser,
                     "complete": r.over, "ended_by_black13": r.ended_by_black13, "points": dict(r.points),
-                    "tricks": [{"leader": t.leader, "cards": [[p, self.code(c)] for p, c in t.cards],
-                                "winner": t.winner, "points": t.points} for t in r.tricks if t.cards],
+                    "unsure": r.unsure,  # a card was played unread: its points, or who won its trick, unknown
+                    "tricks": [{"leader": t.leader,
+                                "cards": [[p, UNREAD if c is None else self.code(c)] for p, c in t.cards],
+                                "winner": t.winner, "points": t.points,
+                                **({"unsure": True} if t.unsure else {}),
+                                **({"could_win": t.could_win} if t.could_win else {})}
+                               for t in r.tricks if t.cards],
                 }
                 for r in self.rounds
             ],
             "totals": self.totals(),
+            "unsure": any(r.unsure for r in self.rounds),
             "complete": self.over,
             "winners": self.winners(),
             "moon": self.moon,

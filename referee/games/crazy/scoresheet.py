@@ -8,7 +8,7 @@ def format_scoresheet(sheet: dict) -> str:
     players = sheet["players"]
     rows = []
     for r in sheet["rounds"]:
-        label = r["round"] + ("" if r["complete"] else " (in play)")
+        label = r["round"] + ("" if r["complete"] else " (in play)") + (" *" if r.get("unsure") else "")
         rows.append([r["number"], label, r["dealer"], r["chooser"], *(r["points"][p] for p in players)])
     totals = sheet["totals"]
     rows.append(["", "total", "", "", *(totals[p] for p in players)])
@@ -25,6 +25,9 @@ def format_scoresheet(sheet: dict) -> str:
                      + f" with {totals[w[0]]} points (lowest total wins).")
     else:
         lines.append(f"Game not finished: {len(sheet['rounds'])} of 5 rounds started.")
+    if sheet.get("unsure"):
+        lines.append("* a card was played unread: that round's points count only the cards read, or a "
+                     "trick's winner is not known yet.")
     if sheet["violations"]:
         lines += ["", f"Violations ({len(sheet['violations'])}):"]
         for v in sheet["violations"]:
