@@ -160,4 +160,4 @@ def test_the_state_panel_names_who_may_lead_after_an_unread_card():
     run(game, choose("B", "red"), *plays("B R11", "C ?", "D R13", "A R14"))
     assert "To lead: C or A" in crazy_panel(game)
     run(game, play("C", "Y12"))
-    assert "To play: A" in crazy_panel(game)
+    assert "To play: D" in crazy_panel(game)
