@@ -1841,3 +1841,56 @@ def test_a_card_read_on_the_centre_that_lies_on_no_pile_and_left_none_is_the_one
             assert tb.plays()[-1] == (other, "Bob")  # (the card that left Ann's pile taken for one missed under it)
         else:
             assert tb.plays() == [("R01", None), (left, "Ann")] and tb.game.violations == []
+
+
+def test_a_refused_card_taken_as_played_on_when_the_card_under_both_shows_again_was_a_foul_and_so_was_the_next():
+    """Seed 9259, fouls 0.2: R2's R09 laid on W10 against the rules (called); R30 laid in its place, read on the
+    same track, so R09 was taken as played on (``missed_before``) and R30 as a pass from it; then W10 showed
+    again, and R1's next card, legal on W10, was called not_on_card."""
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    game = tb.game
+    a = illegal(game, "red")
+    z = next(c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper) and c.id != a
+             and game.follows(a, c.id) and not game.is_legal(c.id))
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("relabelled", 5, "back", PILE["Bob"], old=a)  # taken off Bob's pile
+    tb.see("relabelled", 1, a, CENTRE, old="R01", frames=10)
+    assert tb.kinds() == ["kickoff", "not_on_card"] and tb.plays()[1] == (a, "Bob")
+    tb.see("relabelled", 1, z, CENTRE, old=a, frames=tb.ad.correction_frames + 4)
+    played = lambda: [x for x in tb.ad.log if x["type"] == "play"]
+    assert played()[1].get("missed_before") is True and len(tb.game.violations) == 0  # taken as played on
+    out = tb.see("relabelled", 1, "R01", CENTRE, old=z, frames=20)  # the keeper shows again: both taken back
+    assert [type(o) for o in out] == [Correction] and "both" in out[0].why
+    assert [c for c, _ in tb.plays()] == ["R01", a, z] and "missed_before" not in played()[1]
+    assert tb.kinds() == ["kickoff", "not_on_card", "not_on_card"] and tb.game.top.id == "R01"
+    nxt = legal(tb.game, "red")
+    tb.see("appeared", 2, nxt, CENTRE)  # the next card, legal on the keeper, is no foul
+    assert tb.kinds()[-1] == "pass" and len(tb.game.violations) == 2
+    # z, laid by nobody the camera could name, shows on Ann's pile: it was hers
+    assert tb.plays()[2] == (z, None)
+    out = tb.see("appeared", 8, z, PILE["Ann"], frames=10)
+    assert any(isinstance(o, Correction) and "Ann's" in o.why for o in out) and tb.plays()[2] == (z, "Ann")
+    assert [v.player for v in tb.game.violations] == ["Bob", "Ann"]
+
+
+def test_a_late_read_taken_for_a_misread_that_shows_on_its_players_pile_was_a_foul_laid_on_the_play():
+    """Seed 9260, fouls 0.2: R1's R52 (Oskar) tackled; R2's R48 (Oskar too) laid on it against the rules, read
+    on the centre 0.6 s later and taken for R52 misread (it follows the card under it); R48 then showed on
+    R2's pile: a card lies in one place only. R52 stands, and R48 is a foul by R2."""
+    tb = Table()
+    tb.see("appeared", 1, "R01", CENTRE)
+    game = tb.game
+    a = next(c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper) and game.is_legal(c.id))
+    tb.see("appeared", 5, a, PILE["Bob"])
+    tb.see("moved", 5, a, CENTRE, from_xy=PILE["Bob"])
+    assert tb.plays()[-1] == (a, "Bob") and tb.kinds()[-1] == "pass"
+    game = tb.game
+    b = next(c.id for c in game.catalog if c.team == "red" and not (c.is_goal or c.is_keeper) and c.id != a
+             and game.follows("R01", c.id) and not game.is_legal(c.id))
+    tb.see("relabelled", 5, b, CENTRE, old=a, frames=tb.ad.correction_frames + 10, confidence=0.9)
+    assert [c for c, _ in tb.plays()] == ["R01", b] and tb.game.violations == []  # taken for a misread
+    out = tb.see("appeared", 7, b, PILE["Ann"], frames=10)
+    assert any(isinstance(o, Correction) and "back on Ann's pile" in o.why for o in out)
+    assert tb.plays() == [("R01", None), (a, "Bob"), (b, "Ann")]
+    assert tb.kinds()[-1] == "not_on_card" and tb.game.top.id == a

@@ -34,7 +34,12 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   (``_nobodys_play_taken_back``): that card, misread as it was laid. A card from a pile first read on the
   centre (the tracker's ``since``) before a refused card laid on it lay under that foul (``_under_a_foul``).
   A relabel on the centre to a card on no pile that left none is the one card of its reads that left a
-  pile since the last play (``_read_left``): cards are laid from the piles.
+  pile since the last play (``_read_left``): cards are laid from the piles. A refused card taken as played
+  on whose centre track then shows the card under it again was taken back, and so was the card laid on it:
+  both fouls (``_played_on_taken_back``). A late read taken for a misread of the play whose card then shows
+  on its player's pile was laid on the play and taken back: the play keeps its first card, the other is a
+  foul (``_late_read_taken_back``). A refused play by nobody whose card shows on a pile of its team soon
+  after its track was taken back was that player's (``_named_when_back``).
 - **Who laid it.** Each card belongs to one player for the whole game (returned cards go back to
   whoever laid them), so the player on whose pile the card was last seen resting laid it; a card
   carried straight from a pile names that pile, and so does a card that just left a pile (a back
@@ -234,7 +239,10 @@ class CrazyKickAdapter(MissedCards, TakenBack):
         elif (obs.kind == "relabelled" and card is not None and self.game.in_play(card.id) == "pile"
               and self.centre.contains(here)):
             self._taken_back.add(obs.track_id)  # the card under it shows again
-        if card is None or obs.kind == "vanished":
+            out += self._played_on_taken_back(obs, card)
+        if out:
+            pass  # the log was put right: the card showing again is no play of its own
+        elif card is None or obs.kind == "vanished":
             pass
         elif self.centre.contains(here):
             out += self._centre(obs, card, t)
@@ -678,7 +686,11 @@ class CrazyKickAdapter(MissedCards, TakenBack):
                         # shows anew on his pile, where nothing or a back lay: not the top read anew after
                         # a misread of it as another card (that was no card leaving)
                         anew = before is None or before[0] not in self.game.catalog.cards
-                        if anew and self._face(obs.label) in self._corrected:
+                        late = (self._late_read_taken_back(obs.label, p, obs.frame)
+                                or self._named_when_back(obs.label, p, obs.frame)) if anew else []
+                        if late:
+                            back += late
+                        elif anew and self._face(obs.label) in self._corrected:
                             back += self._foul_taken_back(obs.label, p, obs.frame)
                         elif anew and self._face(obs.label) in self._dismissed:
                             back += self._dismissed_taken_back(obs.label, p, obs.frame)

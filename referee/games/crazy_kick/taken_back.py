@@ -114,6 +114,60 @@ class TakenBack:
         return [Correction(i + new.index(foul), foul, why=f"{card.id} is back on {p}'s pile: it was laid and "
                                                           f"taken back, a foul, and {other}")]
 
+    def _late_read_taken_back(self, label: str, p: str, frame: int) -> list:
+        """``label`` shows anew on ``p``'s pile within ``RETURN_FRAMES`` of a play on the centre being corrected
+        to it as a misread, that play still in the log with it, under the cards laid since, and the card
+        first read on no pile: a card lies in one place only, so the first read was right, and ``label``
+        was laid on it against the rules and taken back. The play gets its first card again, and ``label``'s
+        play by ``p`` follows it, a foul, when the log bears it out (``_fouls_at``). Seed 9260, fouls 0.2:
+        R1's R52 (Oskar) tackled; R2's R48 (Oskar too: no pass to himself) laid on it, read on the centre
+        0.6 s later, and taken for R52 misread (it follows the card under); R45 was laid on R52, and R48
+        showed on R2's pile 0.3 s later. The foul went uncalled."""
+        entry = next((e for e in self._corrected.values() if e[2]["card"] == label), None)
+        game = self.game
+        if entry is None:
+            return []
+        track, first, fixed, at, _ = entry
+        i = self._index_of(fixed)
+        if (frame - at > RETURN_FRAMES or i is None or first["card"] == label or self._showing(first["card"])
+                or game.catalog[label].team != game.team_of[p] or game.in_play(label) is None
+                or game.catalog[label].is_goal):
+            return []
+        foul = {**fixed, "player": p, "frame": at}
+        if self._fouls_at(self.log[:i] + [first], [foul], 0, self.log[i + 1:]) is None:
+            return []
+        del self._corrected[self._face(first["card"])]
+        self.log[i:i + 1] = [first, foul]
+        for tid, (a, f) in list(self._plays.items()):
+            if a is fixed:
+                self._plays[tid] = (first, f)
+        self._put_back.append(foul)
+        if self._late is not None and self._late[2] is fixed:
+            self._late = None
+        return [Correction(i, first, why=f"{label} is back on {p}'s pile: {first['card']} was read right, and "
+                                         f"{label} was laid on it and taken back, a foul")]
+
+    def _named_when_back(self, label: str, p: str, frame: int) -> list:
+        """``label`` shows anew on ``p``'s pile (of its team) within ``RETURN_FRAMES`` of a play of it by nobody
+        that the engine refused, its centre track since taken back: the foul was ``p``'s. He is named when that
+        adds no call (seed 9259, fouls 0.2: R2's R30, never seen on a pile before it was laid against the
+        rules, was back on his pile 0.9 s later)."""
+        game = self.game
+        k = next((k for k in range(len(self.log) - 1, -1, -1) if self.log[k].get("type") == "play"
+                  and self.log[k].get("card") == label), None)
+        if k is None or game.catalog[label].team != game.team_of[p] or game.in_play(label) is not None:
+            return []
+        play = self.log[k]
+        track = next((tid for tid, (a, _) in self._plays.items() if a is play), None)
+        if ("player" in play or track not in self._taken_back or not 0 <= frame - play.get("frame", frame) <= RETURN_FRAMES):
+            return []
+        named = {**play, "player": p}
+        if len(self._scratch([named if j == k else a for j, a in enumerate(self.log)]).violations) != len(game.violations):
+            return []
+        self.log[k] = named
+        self._plays[track] = (named, self._plays[track][1])
+        return [Correction(k, named, why=f"{label} is back on {p}'s pile: it was {p}'s, laid and taken back")]
+
     def _dismissed_taken_back(self, label: str, p: str, frame: int) -> list:
         """``label`` shows anew on ``p``'s pile (where nothing or a back lay) within ``RETURN_FRAMES`` of a sure
         read of it on the centre's top that ``_top_misread`` dismissed (a card the engine refused there, never
@@ -167,6 +221,37 @@ class TakenBack:
             self._late = None
         return [Correction(i, foul, why=f"{label} is back on {p}'s pile: it was laid, read {last['card']}, and "
                                         "taken back, a foul")]
+
+    def _played_on_taken_back(self, obs, card) -> list:
+        """The centre track of the last play shows again ``card``, the card played before the play before it,
+        which the engine refused and was then taken as played on (``missed_before``: the last play followed
+        it): neither lies there, both were laid and taken back, the table's own call. The refused play counts
+        as the foul it was, and the last play is judged on ``card``, when both then foul and nothing else
+        does. Seed 9259, fouls 0.2: R2's R09 laid on W10 against the rules (called), R30 laid in its place
+        0.7 s later and read on the same track: R09 was taken as played on and R30 as a pass from it; then W10
+        showed again, and R1's next card, legal on W10, was called not_on_card."""
+        found = self._last_play()
+        if found is None or found[1] != obs.track_id:
+            return []
+        i = found[0]
+        plays = [k for k in range(i) if self.log[k].get("type") == "play"]
+        if len(plays) < 2:
+            return []
+        j, under = plays[-1], plays[-2]
+        before = self.log[j]
+        if not before.get("missed_before") or self.log[under]["card"] != card.id:
+            return []
+        fixed = {k: v for k, v in before.items() if k != "missed_before"}
+        log = [fixed if k == j else a for k, a in enumerate(self.log)]
+        if len(self._scratch(log).violations) != len(self.game.violations) + 2:
+            return []  # both foul there, and nothing else: else the log does not bear it out
+        self.log[j] = fixed
+        for tid, (a, f) in list(self._plays.items()):
+            if a is before:
+                self._plays[tid] = (fixed, f)
+        self._put_back.extend([fixed, self.log[i]])
+        return [Correction(j, fixed, why=f"{card.id} shows again: {before['card']} and {self.log[i]['card']} were "
+                                         "both laid on it and taken back, fouls")]
 
     def _fouls_at(self, head: list[dict], new: list[dict], k: int, rest: list[dict]) -> int | None:
         """The violations of the log ``head + new + rest`` when ``new[k]`` is one of them, what comes before it
