@@ -1894,3 +1894,21 @@ def test_a_late_read_taken_for_a_misread_that_shows_on_its_players_pile_was_a_fo
     assert any(isinstance(o, Correction) and "back on Ann's pile" in o.why for o in out)
     assert tb.plays() == [("R01", None), (a, "Bob"), (b, "Ann")]
     assert tb.kinds()[-1] == "not_on_card" and tb.game.top.id == a
+
+
+def test_a_goal_card_turned_up_onto_a_top_and_taken_off_is_that_players_while_its_twin_shows_on_another():
+    """Seed 9258, fouls 0.2: W1's W56 was turned up onto W04 on his pile, read W55 (the twins look alike), then
+    taken off and laid for a goal as the piles were dealt anew; W2's new top W55 was read in that look, and
+    the goal went to W2."""
+    tb = Table()
+    game, goal = tb.game, "R53"
+    passer, track = _attack_to_mario(tb)
+    under = next(c.id for c in game.catalog if c.team == "red" and not c.is_goal and game.in_play(c.id) is None
+                 and c.id != passer)
+    tb.see("appeared", 5, under, PILE["Bob"])
+    tb.see("relabelled", 5, goal, PILE["Bob"], old=under, frames=3)  # turned up onto it
+    tb.see("relabelled", 5, "back", PILE["Bob"], old=goal, frames=3)  # taken off
+    tb.see("appeared", 6, goal, PILE["Ann"], frames=0)                # Ann's twin laid out, read alike
+    out = tb.see("relabelled", track - 1, goal, CENTRE, old=passer, frames=0)
+    assert [(a["card"], a.get("player")) for a in out if a.get("type") == "play"] == [(goal, "Bob")]
+    assert tb.game.score["red"] == 1 and tb.game.violations == []

@@ -653,6 +653,12 @@ class CrazyKickAdapter(MissedCards, TakenBack):
                     # turn, a back read where it lay, before that one was played: if it shows on the centre, it had
                     # been turned up onto the other, which is no card missed under it (``_missed``)
                     self._turned_onto[before[0]] = before[3][0]
+                    # and it left this pile all the same: a twin of its face read on another pile meanwhile
+                    # is no sign it came from there (seed 9258, fouls 0.2: W1's W56, turned up onto W04, read
+                    # W55, laid for a goal as the piles were dealt anew; W2's new top W55 was read in that look,
+                    # and the goal went to W2)
+                    if len(self._twins.get(self._face(before[0]), ())) > 1:
+                        self._leaves(before[0], p, obs.frame, removed=True)
         if obs.kind != "vanished":
             for p, z in self.pile_zones.items():
                 if z.contains((obs.x, obs.y)):
