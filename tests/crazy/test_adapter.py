@@ -864,3 +864,27 @@ def test_a_card_of_the_trick_just_completed_read_anew_as_its_rank_in_the_led_sui
             assert rescored(ad).round.over  # the black 13 won: the round ends
         else:
             assert out == []
+
+
+def test_a_lead_by_the_player_the_engine_says_lost_the_trick_shows_the_card_that_won_it_misread():
+    # seed 9203, standard cards: Bob's KS on Ann's 8S read KC at once and throughout; Dee's 10S won it by the
+    # engine, so Bob's next lead QD was called out of turn and every card after went to the next player
+    game, ad = make_standard(rounds=("red",))
+    for track, (seat, card) in enumerate([("B", "8S"), ("C", "KC"), ("D", "4S"), ("A", "10S")], start=1):
+        seen(ad, game, card, IN_FRONT[seat], track=track, frame=30 * track)
+    assert game.round.tricks[0].winner == "A"
+    gather(ad, [1, 2, 3, 4], frame=200)
+    out = seen(ad, game, "QD", IN_FRONT["C"], track=9, frame=230)  # C leads: C won it
+    assert [type(o) for o in out] == [Correction] and "C's KC read as KS" in out[0].why
+    game = rescored(ad)
+    assert [a["card"] for a in ad.log if a["type"] == "play"] == ["8S", "KS", "4S", "10S", "QD"]
+    assert game.round.tricks[0].winner == "C" and game.violations == [] and game.to_play == "D"
+
+
+def test_a_lead_out_of_turn_that_no_one_card_misread_explains_stays_out_of_turn():
+    game, ad = make_standard(rounds=("red",))
+    for track, (seat, card) in enumerate([("B", "8S"), ("C", "KC"), ("D", "4S"), ("A", "10S")], start=1):
+        seen(ad, game, card, IN_FRONT[seat], track=track, frame=30 * track)
+    gather(ad, [1, 2, 3, 4], frame=200)
+    seen(ad, game, "QD", IN_FRONT["D"], track=9, frame=230)  # D's 4S read as 4C would not make D win
+    assert [v.type for v in game.violations] == ["out_of_turn"] and "KS" not in [a.get("card") for a in ad.log]

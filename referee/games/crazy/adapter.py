@@ -80,8 +80,8 @@ from dataclasses import replace
 from ...tracker import Observation
 from ..adapters import Correction, camera_action, replayed
 from .actions import ACTION_ADAPTER, UNREAD
-from .cards import CardError, parse_card
-from .rules import CrazyGame
+from .cards import Card, CardError, parse_card
+from .rules import CrazyGame, trick_winner
 
 __all__ = ["CrazyAdapter", "Correction"]
 
@@ -613,6 +613,7 @@ class CrazyAdapter:
         if (r is None or r.over) and self.rounds:
             out.append(self.choose_round(self.rounds.pop(0), t))
         player = self._who_played(obs.x, obs.y)
+        won = self._led_by_its_winner(player)  # the trick before misread: this lead shows who won it
         track = obs.track_id
         if self._plays_of.get(track):  # a card laid on top: what its earlier play was comes back if this one goes
             self._before.setdefault(track, []).append((self._xy[track], self._sure[track], self._trick_of[track]))
@@ -625,10 +626,50 @@ class CrazyAdapter:
         self._seen_as[track] = {obs.label}
         self._sure[track] = obs.confidence
         self._lying[track] = self._trick_of[track]
-        fixed = self._reread_lead()
+        fixed = won or self._reread_lead()
         if fixed is not None:
             return [fixed]  # the session re-scores the whole log, this play with it: nothing else to apply
         return out
+
+    def _led_by_its_winner(self, player: str) -> Correction | None:
+        """A lead laid clearly in front of ``player`` (``_who_played``), who by the engine did not win the trick
+        just completed: when exactly one card of that trick, read as the card of its number in the colour the
+        trick followed (one that can be on the table), makes ``player`` its winner, that card was misread, and
+        the table shows it by who leads (seed 9203, standard cards: Bob's KS on Ann's 8S read KC at once and
+        throughout; Dee's 10S won by the engine, Bob's next lead QD was called out of turn and every card after
+        went to the next player). The play is put right; the lead is then in turn."""
+        game = self.game
+        r = game.round
+        expected = game.to_play
+        if (r is None or r.over or r.current.cards or len(r.tricks) < 2 or expected is None or player == expected
+                or player not in game.players):
+            return None
+        cards = list(r.tricks[-2].cards)
+        led = cards[0][1]
+        if led is None or any(c is None for _, c in cards):
+            return None
+        fits = []
+        for k, (p, c) in enumerate(cards[1:], start=1):
+            alt = Card(led.colour, c.number).code(game.deck)
+            if c.colour == led.colour or not self._can_be_on_table(alt):
+                continue
+            read = [x for _, x in cards]
+            read[k] = parse_card(alt, game.deck)
+            if cards[trick_winner(read, game.rank)][0] == player:
+                fits.append((p, game.code(c), alt))
+        if len(fits) != 1:
+            return None
+        p, code, alt = fits[0]
+        i = next((j for j in range(len(self.log) - 1, -1, -1) if self.log[j].get("type") == "play"
+                  and self.log[j].get("player") == p and self.log[j].get("card") == code), None)
+        track = next((tr for tr, plays in self._plays_of.items() if i in plays), None)
+        if i is None or track is None:
+            return None
+        fixed = [dict(a, card=alt) if j == i else a for j, a in enumerate(self.log)]
+        if self._scratch(fixed).to_play != player:
+            return None  # the round would have ended on it (the black 13), say: no lead is due
+        return replace(self._correct(i, track, alt, self._sure.get(track, 0.0)),
+                       why=f"{p}'s {code} read as {alt}: {player}, who leads, won the trick with it")
 
     def _played_since(self, held) -> int | None:
         """The log index of the first play made after a card held back came to rest (``held``: its frame,
