@@ -888,3 +888,15 @@ def test_a_lead_out_of_turn_that_no_one_card_misread_explains_stays_out_of_turn(
     gather(ad, [1, 2, 3, 4], frame=200)
     seen(ad, game, "QD", IN_FRONT["D"], track=9, frame=230)  # D's 4S read as 4C would not make D win
     assert [v.type for v in game.violations] == ["out_of_turn"] and "KS" not in [a.get("card") for a in ad.log]
+
+
+def test_a_trick_gathered_one_short_after_a_play_to_it_was_refused_gets_no_unread_card():
+    # seed 9203 (before _led_by_its_winner): a lead called out of turn, the trick swept with three cards in the
+    # engine; the refused card was seen, so no card was laid unseen
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9")])
+    seen(ad, game, "G1", IN_FRONT["A"], track=3, frame=100)  # A's card, out of turn (D's turn)
+    assert [v.type for v in game.violations] == ["out_of_turn"]
+    seen(ad, game, "G2", IN_FRONT["D"], track=4, frame=130)
+    gather(ad, [1, 2, 3, 4], frame=200)
+    assert look(ad, game, 200) == [] and ad.log[-1]["card"] == "G2"

@@ -547,7 +547,7 @@ class CrazyAdapter:
             # one read apart from the trick's cards first (near one, it may be that one misread), then the surest
             g = max(fits, key=lambda g: (all(math.dist((g.x, g.y), xy) > self.GLIMPSE_APART_MM for xy in spots),
                                          g.confidence))
-        elif final and unread:
+        elif final and unread and not self._refused_here():
             g = Observation("appeared", 0, UNREAD, *self.trick.centre, frame, confidence=0.0)
         else:
             return []
@@ -555,6 +555,15 @@ class CrazyAdapter:
         out = self._arrive(Observation("appeared", track, g.label, g.x, g.y, frame, confidence=g.confidence), t)
         self._lying.pop(track, None)  # gone with the trick
         return out
+
+    def _refused_here(self) -> bool:
+        """Did the engine refuse a play made to the open trick (out of turn, say)? Then its cards were seen,
+        one of them judged wrongly, and a trick gathered one short is no sign of a card laid unseen (seed
+        9203, before ``_led_by_its_winner``: Bob's lead QD called out of turn, the trick swept with three
+        cards in the engine; an unread card was made up for it)."""
+        last = next((j for j in range(len(self.log) - 1, -1, -1) if self.log[j].get("type") == "play"), None)
+        r = self.game.round
+        return last is not None and r is not None and len(self._trick_plays(last)) > len(r.current.cards)
 
     def _one_per_card(self, glimpses) -> list[tuple]:
         """Glimpses read one after another (within ``DISTURBED_FRAMES``) at about one spot (within half
