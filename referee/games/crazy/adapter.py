@@ -39,6 +39,9 @@
 - A card of the trick just completed (nothing played since) read in its last three reads as the card of
   its number in the colour its trick agrees with (``_fits``), once at least ``GLIMPSE_SURE``, is that card
   (``_read_as_followed``; seed 9188: Cyd's KS read KC when laid, KS before the sweep; it ended the round).
+- A lead laid clearly in front of a player the engine says lost the trick just completed, when exactly one
+  card of that trick read as its number in the followed colour makes that player the winner, puts that card
+  right (``_led_by_its_winner``; seed 9203: Bob's KS read KC throughout, his next lead QD called out of turn).
 - A card read two ways (a club or a spade, say) is the reading the other cards of its trick agree with
   (``_fits``): a lead is what its followers followed, a follower what follows the lead. Most plays follow
   suit, so that reading is the likely one; a card read one way only is never changed so.
@@ -63,7 +66,8 @@
   card and every card after went astray). With no such glimpse the play is made unread (``UNREAD``, seed
   9176: Bob's QS read 5C, 5S, QC, never at 0.7): the engine then takes whoever leads next as the trick's
   winner (of those who can have won it; the lead is theirs whose seat the card lies towards) and works
-  the card out at the end of the round. At the end of a
+  the card out at the end of the round. Not when the engine refused a play made to that trick
+  (``_refused_here``): its cards were seen, one judged wrongly. At the end of a
   recording (``finish``) a trick whose cards have all been out of view for ``END_GONE_FRAMES`` counts as gone;
   so it does at once, in play, when a card the tracker still holds that never lay still (read as it slid in,
   then covered) can be its last card: it is played then, not when the tracker lets the tracks go (9130).
