@@ -1912,3 +1912,25 @@ def test_a_goal_card_turned_up_onto_a_top_and_taken_off_is_that_players_while_it
     out = tb.see("relabelled", track - 1, goal, CENTRE, old=passer, frames=0)
     assert [(a["card"], a.get("player")) for a in out if a.get("type") == "play"] == [(goal, "Bob")]
     assert tb.game.score["red"] == 1 and tb.game.violations == []
+
+
+def test_a_card_read_on_the_centre_before_a_refused_card_covered_it_was_laid_first_when_it_leaves_its_pile():
+    """Seed 9266 (fouls 0.2): W1's W19 read once at 0.38 as R46 tackled it 0.3 s later; W19's pile showed a
+    back a look after R46 was played, and R46 was called not_on_card on the card before: W19 goes before R46."""
+    for read_first, late in ((True, False), (False, False), (True, True)):
+        tb = Table()
+        m, _, z = _missed_foul_next(tb)
+        tb.see("appeared", 5, m, PILE["Ann"])
+        tb.see("appeared", 6, z, PILE["Bob"])
+        tb.see("vanished", 6, z, PILE["Bob"])
+        reads = (m, z, z) if read_first else ("R01", z, z)
+        tb.see("relabelled", 1, z, CENTRE, old="R01", frames=10, reads=reads)
+        assert tb.plays() == [("R01", None), (z, "Bob")] and tb.kinds()[-1] == "not_on_card"
+        tb.see("relabelled", 5, "back", PILE["Ann"], old=m, frames=tb.ad.missed_frames + 5 if late else 3)
+        if read_first and not late:
+            assert [c for c, _ in tb.plays()] == ["R01", m, z]
+            assert tb.plays()[1] == (m, "Ann") and tb.ad.log[[a.get("card") for a in tb.ad.log].index(m)]["unseen"]
+            assert tb.game.violations == []
+        else:
+            assert [c for c, _ in tb.plays()] == ["R01", z], (read_first, late)
+            assert [v.type for v in tb.game.violations] == ["not_on_card"]

@@ -82,7 +82,9 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   after its hold time, so the card may leave its pile after the card laid on it was found played on
   (``missed_before``): if it fits under that card, it is put in the log before it then
   (``_missed_under``); so is a card glimpsed on the centre (read surely for a look) before the next card
-  covered it, once it leaves its pile for good (``_glimpsed_under``). A card played unseen under the top
+  covered it, once it leaves its pile for good (``_glimpsed_under``), and a card the centre's track read
+  before the card now refused there, once it leaves its pile within ``missed_frames`` and the refused card
+  then fits (``_read_under_refused``, seed 9266: W19 read once at 0.38 under R46). A card played unseen under the top
   that is then read on top of it was laid on it: the top was a foul, and the two change places when the
   log bears that out (``_unseen_on_top``). A card that had left no pile, played on the unseen card in
   the same look and then read as that card, was that card misread as it slid in: its play goes
@@ -720,6 +722,8 @@ class CrazyKickAdapter(MissedCards, TakenBack):
             fixes += self._missed_under(before[0], left[0], obs.frame)
             if not fixes and obs.kind == "vanished":
                 fixes += self._glimpsed_under(before[0], left[0], obs.frame)
+            if not fixes:
+                fixes += self._read_under_refused(before[0], left[0], obs.frame)
         piles = {}
         for p in sorted(changed, key=self.game.players.index):
             tops = self._tops(p)

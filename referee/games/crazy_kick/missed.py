@@ -271,6 +271,37 @@ class MissedCards:
         return [Correction(i, missed, why=f"{card_id} left {player}'s pile, glimpsed on the centre under "
                                           f"{later['card']}: laid and covered at once")]
 
+    def _read_under_refused(self, card_id: str, player: str, frame: int) -> list:
+        """``card_id`` just left ``player``'s pile, unseen on the centre, within ``missed_frames`` after the
+        last play, which the engine refused, and the centre track of that play read ``card_id`` before it read
+        the play's card (``_play_reads``, the reads before the last): it was laid and covered at once by that
+        card, read too unsurely for a glimpse (``_glimpsed_under``). Its play goes before the refused one
+        (marked ``unseen``) when the game then has fewer violations (seed 9266, fouls 0.2: W1's W19 read once
+        at 0.38 as R46 tackled it 0.3 s later; W19's pile showed a back a look after R46 was played, and R46
+        was called not_on_card on W35)."""
+        found = self._last_play()
+        game = self.game
+        if found is None or found[1] is None:
+            return []
+        i, tid = found
+        last = self.log[i]
+        reads = self._play_reads.get(tid, ())[:-1]
+        if (game.in_play(last["card"]) is not None or card_id == last["card"]
+                or self._face(card_id) not in {self._face(r) for r in reads}
+                or not 0 <= frame - last.get("frame", frame) <= self.missed_frames
+                or any(g > last.get("frame", frame) - self.missed_frames for g in self._goal_frames)
+                or game.in_play(card_id) is not None or self._ever_played(card_id)
+                or game.catalog[card_id].team != game.team_of[player] or self._on_a_pile(card_id)):
+            return []
+        missed = camera_action({"type": "play", "card": card_id, "player": player, "unseen": True},
+                               last.get("t", self._t), last.get("frame"))
+        if len(self._scratch(self.log[:i] + [missed] + self.log[i:]).violations) >= len(game.violations):
+            return []
+        self.log.insert(i, missed)
+        self._played(card_id, frame)
+        return [Correction(i, missed, why=f"{card_id} left {player}'s pile, read on the centre before "
+                                          f"{last['card']} covered it: laid first")]
+
     def _missed_under(self, card_id: str, player: str, frame: int) -> list:
         """``card_id`` just left ``player``'s pile, unseen on the centre, after the latest play found laid on
         a card the camera missed (``missed_before``, ``_played_on``): when it fits there (the engine takes
