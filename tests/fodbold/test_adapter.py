@@ -457,6 +457,20 @@ def test_a_draw_put_right_then_read_surely_as_its_first_card_again_is_that_card_
         assert tb.ad.log[0]["card"] == card and len(tb.game.violations) == (card == "R04")
 
 
+def test_a_draw_put_right_then_read_more_surely_as_its_first_card_again_is_that_card_when_the_move_fits_both():
+    """Seed 9215: blue's B12 read 0.76, put right to B24 at 0.69, then read B12 at 0.84 as blue 8 moved, a piece
+    either card lets move: no violation decides, the surer reading does. Read back less surely, it stays."""
+    other = next(c.id for c in DECKS.passes["red"].values() if 7 in c.players and c.id != "R06")
+    for sure, card in ((0.84, "R06"), (0.65, other)):
+        tb = Table()
+        tb.see("appeared", 1, "R06", BESIDE, confidence=0.76)  # red 7 or 9
+        tb.see("relabelled", 1, other, BESIDE, old="R06", frames=10, confidence=0.69)  # put right
+        tb.see("moved", 2, "red-7", "c11", came_from="c9", frames=25)
+        assert tb.ad.log[0]["card"] == other and tb.game.violations == []
+        tb.see("relabelled", 1, "R06", BESIDE, old=other, frames=6, confidence=sure)
+        assert tb.ad.log[0]["card"] == card and tb.game.violations == [], sure
+
+
 def test_a_drawn_card_read_anew_when_no_card_may_be_drawn_is_a_misread():
     tb = Table()
     tb.see("appeared", 1, "R06", BESIDE)  # red 7 or 9

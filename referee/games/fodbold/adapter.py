@@ -54,7 +54,9 @@ their deck ids, ``back`` for a face-down card. Squares come from the layout's bo
   card drawn before (the discard pile found again, not the track that made the draw) read as
   another pass card of a team that may not draw now: misreads, no action. A draw read anew, within
   ``correction_frames``, as a card that team drew before was the discard pile seen again and misread
-  for a look: the draw is withdrawn. The shot card that made a shot, read later as another shot card
+  for a look: the draw is withdrawn. A draw put right, read back as its first card at least
+  ``DRAWN_AGAIN_SURE``, is that card again where the moves on it bear that out, or where that read is
+  surer than the one that put it right and the moves fit it as well (seed 9215). The shot card that made a shot, read later as another shot card
   the engine would refuse for want of a shot chance, is a misread of the card lying there. A face
   card read on a deck (where a face-down card has lain for ``deck_frames``, nudged or not) is the deck's back
   misread: no action until the card is taken off the deck and shown. So is a face card nudged less than
@@ -131,6 +133,7 @@ class FodboldAdapter:
         self._named: dict[int, tuple[tuple[str, int], bool]] = {}  # track id -> (piece, named by its square)
         self._rest: dict[int, str] = {}  # piece track id -> the square it was last seen at rest on
         self._shown: dict[int, set[str]] = {}  # card track id -> the labels it has been read as
+        self._put_right: dict[int, float] = {}  # draw track id -> how surely the relabel that put its draw right read
         self._guesses: list[dict] = []  # the moves _stayed guessed (the dicts in self.log)
         self._last: dict[int, object] = {}  # piece or card track id -> its last observation
         self._orphans: list[int] = []  # tracks whose name a newer sighting of the piece took
@@ -622,6 +625,7 @@ class FodboldAdapter:
                                                 "before, seen again; no draw")]
                 if team is not None:
                     fixed = {**done, "team": team, "card": obs.label}
+                    self._put_right[obs.track_id] = obs.confidence
             elif done["type"] == "shot" and obs.label in self.game.decks.shots:
                 fixed = {**done, "card": obs.label}
             if fixed is not None:
@@ -638,7 +642,11 @@ class FodboldAdapter:
                     and obs.confidence >= DRAWN_AGAIN_SURE and obs.label not in self.game.drawn[team]):
                 fixed = {**done, "card": obs.label}
                 n = self._violations_with(i, fixed)
-                if n is not None and n < len(self.game.violations):  # only where the moves bear it out
+                # only where the moves bear it out, or where it reads more surely than the relabel that put the
+                # draw right and the moves bear it as well (seed 9215: blue's B12 read 0.76, put right to B24 at
+                # 0.69, read B12 at 0.84 as blue 8 moved, which either card lets move)
+                surer = obs.confidence > self._put_right.get(obs.track_id, 1.0)
+                if n is not None and (n < len(self.game.violations) or surer and n <= len(self.game.violations)):
                     self.log[i] = fixed
                     self._made[obs.track_id] = fixed
                     return [Correction(i, fixed, f"{obs.label} read surely again: the card drawn")]
