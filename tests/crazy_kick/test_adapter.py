@@ -1934,3 +1934,33 @@ def test_a_card_read_on_the_centre_before_a_refused_card_covered_it_was_laid_fir
         else:
             assert [c for c, _ in tb.plays()] == ["R01", z], (read_first, late)
             assert [v.type for v in tb.game.violations] == ["not_on_card"]
+
+
+def test_a_late_read_as_a_card_from_nowhere_of_a_card_that_had_just_left_its_pile_keeps_the_play():
+    """Seed 9269 (fouls 0.2): W2's W52 was read W50 and W52 in turn on his pile, left it as W52 and was read
+    W52 on the centre for 0.9 s, then W50 as the next card came; W50 follows the card under W52 as W52 does,
+    so the play was put right to W50 (``_misread_late``), a card on no pile that left none. Cards are laid
+    from the piles: the card that left one is the card laid. A card that left a pile the camera saw is
+    still a late misread put right (``test_a_late_relabel_to_a_card_taken_off_its_pile_...``)."""
+    g = Table().game
+    ids = [c.id for c in g.catalog if not c.is_goal and c.id != "R01" and c.team == "red"]
+    first, other = next((f, o) for f in ids if g.follows("R01", f) for o in ids
+                        if o != f and g.follows("R01", o) and not g.follows(f, o))
+    for flicker, left_too in ((True, False), (False, False), (True, True)):
+        tb = Table()
+        tb.see("appeared", 1, "R01", CENTRE)
+        tb.see("appeared", 9, first, PILE["Ann"], frames=1)
+        if flicker:  # the pile top read as the two in turn
+            tb.see("relabelled", 9, other, PILE["Ann"], old=first, frames=10)
+            tb.see("relabelled", 9, first, PILE["Ann"], old=other, frames=10)
+        if left_too:  # the other card showed on Bob's pile and left it too
+            tb.see("appeared", 8, other, PILE["Bob"], frames=1)
+            tb.see("relabelled", 8, "back", PILE["Bob"], old=other, frames=3)
+        tb.see("relabelled", 9, "back", PILE["Ann"], old=first, frames=3)  # taken off
+        tb.see("relabelled", 1, first, CENTRE, old="R01", frames=6)
+        assert tb.plays() == [("R01", None), (first, "Ann")]
+        tb.see("relabelled", 1, other, CENTRE, old=first, frames=27)  # read as the other as the next card comes
+        if left_too:
+            assert [c for c, _ in tb.plays()] == ["R01", other]
+        else:
+            assert tb.plays() == [("R01", None), (first, "Ann")] and tb.game.violations == []

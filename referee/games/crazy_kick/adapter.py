@@ -16,7 +16,9 @@ What the camera sees, and what the adapter makes of it (labels are the catalogue
   A later relabel of the last card played is a misread too when the new card does not follow it
   but follows the card under it (a new card there would be a foul; an unsure read settling late
   is likelier); when the engine took the play and the corrected one would be a foul (not on top
-  of the player's piles), the late read is the misread, and nothing is called. A late read taken
+  of the player's piles), the late read is the misread, and nothing is called; so is a late read as a card
+  on no pile that left none, where the card played had just left its player's pile (``_late_from_nowhere``;
+  seen on a pile only as that card's own flicker counts as never seen there). A late read taken
   for a misread that the next card proves wrong (it follows the card first read, not the late one)
   was a card laid on it and taken back: a foul, put in the log after the first card
   (``_undo_late``). A card the engine refused, read for longer than ``correction_frames``, then
@@ -302,12 +304,13 @@ class CrazyKickAdapter(MissedCards, TakenBack):
                 return self._play(obs, card, t)
             if soon or self._misread_late(first, card, obs):
                 fixed = self._read_as_card(first, card, obs)
-                if not soon and self._fouls_with(i, fixed):
+                if not soon and (self._fouls_with(i, fixed) or self._late_from_nowhere(first, card, obs)):
                     # a late read (``_misread_late``: the engine took the play, its card is the top)
                     # that would make a foul of it: a misread either way (as a new card it would not
                     # follow the top), so no call (seed 9036: W42 read
                     # W38 at 0.55 for a look, 1.2 s after it was laid; W38 lay covered on the
-                    # player's pile, and the correction was called not_on_top)
+                    # player's pile, and the correction was called not_on_top); or a card from nowhere read
+                    # on one that had just left its pile (``_late_from_nowhere``)
                     return []
                 self.log[i] = fixed
                 table = self._unseen_tops(card.id, fixed.get("player"), i)
@@ -469,6 +472,20 @@ class CrazyKickAdapter(MissedCards, TakenBack):
         flicker = card.id in self._read_as.get(obs.track_id, ())
         return (game.in_play(card.id) is None and game.follows(game.pile[-2].id, card.id)
                 and (flicker or self._missed(card, obs) is None))
+
+    def _late_from_nowhere(self, first: dict, card, obs) -> bool:
+        """A late read of the last play (``_misread_late``) as a card that lies on no pile and left none the
+        camera saw, where the card played had left its player's pile (a back read where it lay) just before it
+        was read here: that card is the one laid, the late read the misread (cards are laid from the piles).
+        Seen on a pile only as the played card's own reading there, the two read in turn, counts as never seen
+        on one. Seed 9269, fouls 0.2: W2's W52 read W50 and W52 in turn on his pile, left it as W52 and was
+        read W52 at 0.47-0.82 for 0.9 s, then W50 at 0.72-0.76 as the next card came: the play was put right
+        to W50."""
+        never_on = card.id not in self.seen_on or (
+            frozenset((card.id, first["card"])) in self._pile_flickers and self.seen_on[card.id] == first.get("player"))
+        return (never_on and self._play_gone.get(obs.track_id) is not None
+                and self._from_a_pile.get(obs.track_id, False) and card.id not in self._left
+                and card.id not in self._gone and not self._on_a_pile(card.id))
 
     def _play(self, obs, card, t) -> list:
         self._from_a_pile[obs.track_id] = ((card.id in self._left and card.id not in self._left_flicker)
