@@ -826,6 +826,24 @@ def test_a_card_on_top_read_too_unsurely_when_reported_is_played_once_its_reads_
         assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("D", "G2")] if firmed else [])
 
 
+def test_a_card_read_unsurely_anew_as_another_card_arrives_is_no_card_on_top_however_it_firms_up():
+    """Seed 9214, standard cards: Bob's 6C read 7C at 0.74 in the look Cyd's 8C came (under the 0.75 a card on
+    top needs), then 0.79-0.87: it was played 0.5 s later as Dee's 7C laid on top, and Dee's QC went to Ann.
+    A new label that came with another card's arrival is that card's hand over this one (``DISTURBED_FRAMES``),
+    judged when it was reported, not when its reads firm up."""
+    for arrives_at in (80, 75, 60):
+        game, ad = make()
+        seen(ad, game, "G7", IN_FRONT["B"], track=5, frame=10)
+        unsure = ad.observe(Observation("relabelled", 5, "G2", *on_top_of(IN_FRONT["B"]), 80, confidence=0.66),
+                            t=80 / 30)
+        assert unsure == []
+        seen(ad, game, "G9", IN_FRONT["C"], track=6, frame=arrives_at)
+        out = ad.look(86, 86 / 30, Held(tracks=[FirmingTrack(5, "G2", 0.85)]))
+        on_top = 80 - arrives_at > ad.DISTURBED_FRAMES
+        assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("D", "G2")] if on_top else [])
+        assert [a["card"] for a in ad.log if a["type"] == "play"] == ["G7", "G9", *(["G2"] if on_top else [])]
+
+
 def test_a_card_read_as_one_already_played_and_now_and_then_as_one_that_can_be_there_is_that_card():
     # seed 9182, standard cards: Cyd's QS read QC, QC, QS 0.75, QC, QS 0.72, QC with Ann's QC played in trick 1:
     # the vote kept QC, the play was never made, and Dee's 10S after it was called out of turn

@@ -53,7 +53,9 @@
   or read less surely than it and played right beside a card of the trick, as the last play, shows that
   was this card arriving: the other one misread under its hand (seed 9077: Bob's Y3 read Y5 at 0.82 as
   Cyd's Y13 slid in, in the same look; seed 9107: Ann's 2S read AC 18 mm off as Bob's AS came). The play on top is taken back; a card
-  read anew that soon after another card came is no card on top (seed 9082: Y1 read Y3 just after Y11 came).
+  read anew that soon after another card came is no card on top (seed 9082: Y1 read Y3 just after Y11 came),
+  nor one read too unsurely for a card on top when another card came with it, in that look or just after,
+  however surely it reads as it firms up (``_came_with_another``; seed 9214: Bob's 6C read 7C as Cyd's 8C came).
 - Nobody leads onto a complete trick still lying there: a card turning up while one does waits (``look``,
   after every look) until the trick's cards are gone, and is played then only if it is still in view; a
   card of the trick misread under the gathering hand leaves with them (seed 9052: G12 read G4 16 mm off,
@@ -419,6 +421,13 @@ class CrazyAdapter:
                     or self._play_index.get(track) is None):
                 del self._unsure_on_top[track]
                 continue
+            if self._came_with_another(track, since):
+                # another card arrived in the trick with the new label: its hand over this one (``observe``'s
+                # ``DISTURBED_FRAMES``), however surely it reads later (seed 9214, standard cards: Bob's 6C read
+                # 7C at 0.74 in the look Cyd's 8C came, then 0.79-0.87; taken 0.5 s later as Dee's 7C laid on
+                # top, so Dee's QC went to Ann)
+                del self._unsure_on_top[track]
+                continue
             sure = tr.confidence(obs.label)
             if sure <= obs.confidence:
                 continue
@@ -427,6 +436,12 @@ class CrazyAdapter:
             if out:
                 return out
         return []
+
+    def _came_with_another(self, track: int, frame: int) -> bool:
+        """Was a card other than ``track``'s played within ``DISTURBED_FRAMES`` of ``frame``, either side?"""
+        mine = self._play_index.get(track)
+        return any(a.get("type") == "play" and k != mine and a.get("frame") is not None
+                   and abs(a["frame"] - frame) <= self.DISTURBED_FRAMES for k, a in enumerate(self.log))
 
     def _read_possible(self, frame: int, t: float | None, held: dict) -> list:
         """A card come into the open trick read as one already played (``_impossible``), whose track the
