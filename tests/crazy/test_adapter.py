@@ -864,6 +864,30 @@ def test_a_card_read_as_one_already_played_and_now_and_then_as_one_that_can_be_t
         assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("B", "G11")] if played else [])
 
 
+def test_a_card_read_as_one_already_played_is_its_rank_in_another_suit_read_once_that_follows_the_lead():
+    """Seed 9219, standard cards: Ann's KS read KC with KC played in trick 1, then QS 0.51, KS 0.58, QS 0.56,
+    QS 0.41: two cards that can be there, neither read twice at 0.7 (``_read_possible``), so it was never
+    played and Bob's 5S after it was called out of turn. The reader's usual slip is the suit of one rank."""
+    for lead, reads, played in (("5S", [("JS", 0.51), ("QS", 0.58), ("JS", 0.56)], True),
+                                ("5S", [("JS", 0.51), ("QS", 0.45), ("JS", 0.56)], False),  # never read so
+                                ("5H", [("JS", 0.51), ("QS", 0.58), ("JS", 0.56)], False),  # does not follow
+                                ("5S", [("JS", 0.51), ("JS", 0.56), ("JS", 0.6)], False)):  # another rank
+        game, ad = make_standard(rounds=("red",))
+        play_trick(ad, game, [("B", "2C"), ("C", "QC"), ("D", "3C"), ("A", "4C")])
+        assert game.round.current.leader == "C"
+        for k, seat in enumerate("BCDA", start=1):  # gathered
+            seen(ad, game, "2C", IN_FRONT[seat], kind="vanished", track=k, frame=150)
+        seen(ad, game, lead, IN_FRONT["C"], track=5, frame=200)
+        assert seen(ad, game, "QC", IN_FRONT["D"], track=6, frame=230) == []  # QC is in trick 1
+        # the vote keeps the impossible reading (its reads before these)
+        track = SimpleNamespace(id=6, label="QC", misses=0, seen=0, reads=[], x=IN_FRONT["D"][0], y=IN_FRONT["D"][1])
+        out = []
+        for k, read in enumerate(reads):
+            track.seen, track.reads = 233 + 3 * k, [*track.reads, read][-3:]
+            out += ad.look(track.seen, track.seen / 30, Held(tracks=[track]))
+        assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("D", "QS")] if played else [])
+
+
 def test_a_card_of_the_trick_just_completed_read_anew_as_its_rank_in_the_led_suit_is_that_card():
     # seed 9188, standard cards: Cyd's KS read KC up to 0.82 on Bob's 3S lead, then KS 0.51, 0.61, 0.70 before
     # the trick was swept; the KS that ends the black 13 round was missed and five out-of-turn calls followed

@@ -35,7 +35,9 @@
   A relabel soon after a play to a card that lies in this trick apart from it (played by another) is
   that play misread, not the camera flickering back (seed 9179: Dee's KS read QS 35 mm from Cyd's QS).
 - A card read as one already played whose track reads, in two looks or more, one other card that can
-  be on the table (once at least ``GLIMPSE_SURE``) is that card (``_read_possible``; seed 9182: QS/QC).
+  be on the table (once at least ``GLIMPSE_SURE``) is that card (``_read_possible``; seed 9182: QS/QC);
+  failing that, the one card of its number in another suit it reads as once at least ``SLIP_SURE`` that
+  follows the open trick's lead (``_slipped_suit``; seed 9219: Ann's KS read KC, then QS and KS in turn).
 - A card of the trick just completed (nothing played since) read in its last three reads as the card of
   its number in the colour its trick agrees with (``_fits``), once at least ``GLIMPSE_SURE``, is that card
   (``_read_as_followed``; seed 9188: Cyd's KS read KC when laid, KS before the sweep; it ended the round).
@@ -99,6 +101,7 @@ class CrazyAdapter:
     BESIDE_UNSURE_FRAMES = 15  # the same for a card read beside a trick card less surely than GLIMPSE_SURE
     WAIT_FRAMES = 30  # a card waits at most this long (1 s at 30 fps) for the trick under it to be gathered:
                       # a track of it kept alive by other reads there must not hold the next lead for long (9081)
+    SLIP_SURE = 0.5  # a card read as one already played is the card of its number in another suit read once so surely
     GLIMPSE_SURE = 0.7  # a card glimpsed as a trick one card short was gathered is its last one if read so surely
     GLIMPSE_APART_MM = 20.0  # ... and this far from every card of the trick (nearer, one of them misread)
     END_GONE_FRAMES = 15  # at the end of a recording, a card unread this long (0.5 s at 30 fps) ...
@@ -449,7 +452,7 @@ class CrazyAdapter:
         that can be on the table, read in two looks or more, once at least ``GLIMPSE_SURE``: the camera flickers
         between two readings and the vote keeps the impossible one (seed 9182, standard cards: Cyd's QS read
         QC, QC, QS 0.75, QC, QS 0.72, QC, QC with Ann's QC played in trick 1; never played, Dee's 10S after
-        it was called out of turn)."""
+        it was called out of turn). Failing that, the card of its number in another suit (``_slipped_suit``)."""
         for track in [k for k in self._reads_while_impossible if k not in self._impossible]:
             del self._reads_while_impossible[track]
         for track, (_, _, trick) in list(self._impossible.items()):
@@ -461,17 +464,34 @@ class CrazyAdapter:
             tally = self._reads_while_impossible.setdefault(track, {})
             tally.setdefault(lab, []).append(c)
             other = [k for k in tally if k != tr.label and self._is_card(k) and self._can_be_on_table(k)]
-            if len(other) != 1:
+            if len(other) == 1 and len(tally[other[0]]) >= 2 and max(tally[other[0]]) >= self.GLIMPSE_SURE:
+                label = other[0]
+            else:
+                label = self._slipped_suit(tr.label, other, tally)
+            if label is None:
                 continue
-            label = other[0]
             sure = tally[label]
-            if len(sure) < 2 or max(sure) < self.GLIMPSE_SURE:
-                continue
             out = self.observe(Observation("relabelled", track, label, tr.x, tr.y, frame, old_label=tr.label,
                                            confidence=sum(sure) / len(sure)), t)
             if out:
                 return out
         return []
+
+    def _slipped_suit(self, read: str, other: list[str], tally: dict) -> str | None:
+        """Of the cards ``other`` that a track read as ``read``, a card already played, reads as otherwise
+        (``tally``: label -> the confidences of its reads), the one of ``read``'s number that follows the open
+        trick's lead (any, for a lead), read once at least ``SLIP_SURE``: the reader's usual slip is the suit of
+        one rank (seed 9219, standard cards: Ann's KS read KC, KC played in trick 1, then QS 0.51, KS 0.58, QS
+        0.56, QS 0.41; never played, and Bob's 5S after it was called out of turn). None when not one card."""
+        deck = self.game.deck
+        trick = self.game.round.current if self.game.round is not None else None
+        cards = trick.cards if trick is not None else []
+        if cards and cards[0][1] is None:
+            return None  # an unread lead: nothing to follow
+        number = parse_card(read, deck).number
+        same = [k for k in other if parse_card(k, deck).number == number and max(tally[k]) >= self.SLIP_SURE
+                and (not cards or parse_card(k, deck).colour == cards[0][1].colour)]
+        return same[0] if len(same) == 1 else None
 
     def _read_as_followed(self, frame: int, held: dict) -> list:
         """A card of the trick just completed, no card played since, that the tracker now reads in its last three
