@@ -515,6 +515,19 @@ def test_a_card_arriving_just_after_a_card_taken_as_laid_on_top_shows_that_was_a
     assert [(a["player"], a["card"]) for a in later] == [("D", "G13")]
 
 
+def test_a_card_arriving_just_after_a_card_taken_as_laid_on_top_that_completed_the_trick_shows_a_misread():
+    """Seed 9184: Cyd's Y6 read Y9 as Ann's Y7 came and taken for Ann's card on top, the trick's fourth; Y7
+    came 3 frames later and was held as a lead onto the complete trick, then gathered with it: never played."""
+    game, ad = make()
+    play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")], first_track=5)
+    on_top = seen(ad, game, "G11", on_top_of(IN_FRONT["C"]), kind="relabelled", track=6, frame=80)
+    assert [(a["player"], a["card"]) for a in on_top] == [("A", "G11")] and game.round.current.cards == []
+    out = seen(ad, game, "G13", IN_FRONT["A"], track=8, frame=83)
+    assert [type(o) for o in out] == [Correction] and out[0].action is None
+    assert [(a["player"], a["card"]) for a in ad.log if a["type"] == "play"] == [
+        ("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")]
+
+
 def test_a_label_taken_for_a_hands_misread_that_the_track_keeps_was_the_card_read_right():
     """Seed 9150: Bob's B5 read B8 at 0.74 for 0.7 s, then B5 at 0.86 3.3 mm off as Cyd's B6 came; B5 was taken
     for Cyd's card on top, then back as a misread under Cyd's hand (``_disturbed``), and read on for 1.4 s; Bob's

@@ -52,8 +52,8 @@
 - A card the tracker already knew elsewhere (seen at rest outside the trick) that comes to rest in the
   trick area is played there, like a card that appears there.
 - A card that appears in the trick just after (``DISTURBED_FRAMES``) a card taken as laid on top of another,
-  or read less surely than it and played right beside a card of the trick, as the last play, shows that
-  was this card arriving: the other one misread under its hand (seed 9077: Bob's Y3 read Y5 at 0.82 as
+  or read less surely than it and played right beside a card of the trick, as the last play (though it
+  completed the trick: seed 9184), shows that was this card arriving: the other one misread under its hand (seed 9077: Bob's Y3 read Y5 at 0.82 as
   Cyd's Y13 slid in, in the same look; seed 9107: Ann's 2S read AC 18 mm off as Bob's AS came). The play on top is taken back; a card
   read anew that soon after another card came is no card on top (seed 9082: Y1 read Y3 just after Y11 came),
   nor one read too unsurely for a card on top when another card came with it, in that look or just after,
@@ -310,9 +310,10 @@ class CrazyAdapter:
         # lay its own (seed 9139, standard cards at 1080p: Ann's 6S read AS at 0.55 17 mm off, Cyd's 4S came
         # 15 frames later; the AS was Cyd's, and three out_of_turn calls followed)
         unsure = below is None and self._sure.get(track, 1.0) < self.GLIMPSE_SURE
+        # the last play, whether or not it completed its trick (seed 9184: Cyd's Y6 read Y9 as Ann's Y7 came,
+        # taken as Ann's card on top, completing the trick; Y7 came 3 frames later and was held as a lead)
         if (obs.frame - frame > (self.BESIDE_UNSURE_FRAMES if unsure else self.DISTURBED_FRAMES)
-                or i != len(self.log) - 1
-                or self._play_index.get(track) != i or self._trick_of.get(track) != self._trick_now()):
+                or i != len(self.log) - 1 or self._play_index.get(track) != i):
             return None
         if below is None and obs.confidence <= self._sure.get(track, 1.0):
             return None  # the card beside the trick's was read at least as surely as this one: two cards
