@@ -528,6 +528,27 @@ def test_a_card_arriving_just_after_a_card_taken_as_laid_on_top_that_completed_t
         ("B", "G7"), ("C", "G9"), ("D", "G2"), ("A", "G13")]
 
 
+def test_a_card_read_unsurely_as_another_card_comes_is_played_only_once_its_reads_firm_up():
+    """Seed 9223, standard cards: a 3S read 0.37-0.56 30 mm from Dee's 4C, in the look the 4C came, was played as
+    Ann's; her AC, 1.4 s later, was held as a lead onto the complete trick, and four false calls followed."""
+    for first, later, played in ((0.51, 0.55, "G13"), (0.51, 0.8, "G5"), (0.8, None, "G5")):
+        game, ad = make()
+        play_trick(ad, game, [("B", "G7"), ("C", "G9"), ("D", "G2")], first_track=5)  # D's at frame 70
+        out = ad.observe(Observation("appeared", 9, "G5", *IN_FRONT["A"], 70, confidence=first), t=70 / 30)
+        for a in out:
+            game.apply(ACTION_ADAPTER.validate_python(a))
+        if later is not None:
+            assert out == []
+            out = ad.look(76, 76 / 30, Held(tracks=[FirmingTrack(9, "G5", later)]))
+            for a in out:
+                game.apply(ACTION_ADAPTER.validate_python(a))
+        if played == "G13":
+            assert out == [] and len(game.round.current.cards) == 3
+            seen(ad, game, "G13", IN_FRONT["A"], track=10, frame=110)
+        assert [(a["player"], a["card"]) for a in ad.log if a["type"] == "play"][-1] == ("A", played)
+        assert game.round.current.cards == [] and game.violations == []
+
+
 def test_a_label_taken_for_a_hands_misread_that_the_track_keeps_was_the_card_read_right():
     """Seed 9150: Bob's B5 read B8 at 0.74 for 0.7 s, then B5 at 0.86 3.3 mm off as Cyd's B6 came; B5 was taken
     for Cyd's card on top, then back as a misread under Cyd's hand (``_disturbed``), and read on for 1.4 s; Bob's

@@ -58,6 +58,9 @@
   read anew that soon after another card came is no card on top (seed 9082: Y1 read Y3 just after Y11 came),
   nor one read too unsurely for a card on top when another card came with it, in that look or just after,
   however surely it reads as it firms up (``_came_with_another``; seed 9214: Bob's 6C read 7C as Cyd's 8C came).
+  A card come to rest read less surely than ``GLIMPSE_SURE`` as another card came is played only once its
+  reads firm up to that within ``correction_frames`` (``_firmed_up_new``; seed 9223: a 3S read 0.51 beside
+  Dee's 4C as it came, a ghost of the hand, was played as Ann's and her AC after it held as a lead).
 - Nobody leads onto a complete trick still lying there: a card turning up while one does waits (``look``,
   after every look) until the trick's cards are gone, and is played then only if it is still in view; a
   card of the trick misread under the gathering hand leaves with them (seed 9052: G12 read G4 16 mm off,
@@ -164,6 +167,9 @@ class CrazyAdapter:
         # track id -> (observation, frame first seen) of a new label of a played card read too unsurely to be a
         # card laid on top (``_on_top_bar``): judged again as its reads firm up, for ``correction_frames``
         self._unsure_on_top: dict[int, tuple] = {}
+        # track id -> (observation, frame) of a card come to rest read unsurely as another card came: played once
+        # its reads firm up to ``GLIMPSE_SURE`` within ``correction_frames`` (``_firmed_up_new``), else never
+        self._unsure_new: dict[int, tuple] = {}
         # track id -> (label, frame) of a card taken as laid on top and then taken back as a hand's misread of
         # the card below (``_disturbed``): the card below read right at last if the track keeps that label
         self._taken_for_hand: dict[int, tuple[str, int]] = {}
@@ -276,6 +282,13 @@ class CrazyAdapter:
             if not self._can_be_on_table(obs.label):
                 self._impossible[obs.track_id] = (obs.frame, t, self._trick_now())
                 return []
+            if (on_top is None and held is None and obs.confidence < self.GLIMPSE_SURE
+                    and self._came_with_another(obs.track_id, obs.frame)):
+                # read unsurely as another card came: a ghost of that card's hand, unless its reads firm up
+                # (``_firmed_up_new``; seed 9223, standard cards: a 3S read 0.37-0.56 30 mm from Dee's 4C as it
+                # came, played as Ann's; her AC, 1.4 s later, was held as a lead onto the complete trick)
+                self._unsure_new[obs.track_id] = (obs, obs.frame)
+                return []
             k = self._played_since(held) if held is not None else None
             if k is not None:
                 return [self._put_in_place(obs, held, k)]
@@ -371,7 +384,8 @@ class CrazyAdapter:
         self._tracker = tracker  # for ``finish``
         held = self._held(tracker)
         self._note_covered(held)
-        out = (self._firmed_up(frame, t, held) or self._read_right_at_last(frame, held)
+        out = (self._firmed_up(frame, t, held) or self._firmed_up_new(frame, t, held)
+               or self._read_right_at_last(frame, held)
                or self._read_possible(frame, t, held) or self._read_as_followed(frame, held))
         if out:
             return out
@@ -436,6 +450,23 @@ class CrazyAdapter:
             if sure <= obs.confidence:
                 continue
             del self._unsure_on_top[track]
+            out = self.observe(replace(obs, frame=frame, confidence=sure), t)
+            if out:
+                return out
+        return []
+
+    def _firmed_up_new(self, frame: int, t: float | None, held: dict) -> list:
+        """A card come to rest read unsurely as another card came (``_unsure_new``) is played, dated now, once the
+        track keeps its label read at least ``GLIMPSE_SURE`` within ``correction_frames``; else it was a ghost."""
+        for track, (obs, since) in list(self._unsure_new.items()):
+            tr = held.get(track)
+            if tr is None or frame - since > self.correction_frames or tr.label != obs.label:
+                del self._unsure_new[track]
+                continue
+            sure = tr.confidence(obs.label)
+            if sure < self.GLIMPSE_SURE:
+                continue
+            del self._unsure_new[track]
             out = self.observe(replace(obs, frame=frame, confidence=sure), t)
             if out:
                 return out
