@@ -433,41 +433,34 @@ class CrazyAdapter:
         ``correction_frames``: the card laid on top is read surely once the hand has left it (seed 9167,
         standard cards: Dee's KH laid 9 mm off Bob's 6H, reported at 0.685 against 0.7, read 0.74-0.88 after;
         it was never played, and Ann's next card was called out of turn). ``held``: ``_held``."""
-        for track, (obs, since) in list(self._unsure_on_top.items()):
-            tr = held.get(track)
-            if (tr is None or frame - since > self.correction_frames or tr.label != obs.label
-                    or self._play_index.get(track) is None):
-                del self._unsure_on_top[track]
-                continue
-            if self._came_with_another(track, since):
-                # another card arrived in the trick with the new label: its hand over this one (``observe``'s
-                # ``DISTURBED_FRAMES``), however surely it reads later (seed 9214, standard cards: Bob's 6C read
-                # 7C at 0.74 in the look Cyd's 8C came, then 0.79-0.87; taken 0.5 s later as Dee's 7C laid on
-                # top, so Dee's QC went to Ann)
-                del self._unsure_on_top[track]
-                continue
-            sure = tr.confidence(obs.label)
-            if sure <= obs.confidence:
-                continue
-            del self._unsure_on_top[track]
-            out = self.observe(replace(obs, frame=frame, confidence=sure), t)
-            if out:
-                return out
-        return []
+        # another card arrived in the trick with the new label: its hand over this one (``observe``'s
+        # ``DISTURBED_FRAMES``), however surely it reads later (seed 9214, standard cards: Bob's 6C read 7C at 0.74
+        # in the look Cyd's 8C came, then 0.79-0.87; taken 0.5 s later as Dee's 7C laid on top, so Dee's QC went
+        # to Ann)
+        return self._judged_again(self._unsure_on_top, frame, t, held, lambda track, obs, since, sure: (
+            None if self._play_index.get(track) is None or self._came_with_another(track, since)
+            else sure > obs.confidence))
 
     def _firmed_up_new(self, frame: int, t: float | None, held: dict) -> list:
         """A card come to rest read unsurely as another card came (``_unsure_new``) is played, dated now, once the
         track keeps its label read at least ``GLIMPSE_SURE`` within ``correction_frames``; else it was a ghost."""
-        for track, (obs, since) in list(self._unsure_new.items()):
+        return self._judged_again(self._unsure_new, frame, t, held,
+                                  lambda track, obs, since, sure: sure >= self.GLIMPSE_SURE)
+
+    def _judged_again(self, pending: dict, frame: int, t: float | None, held: dict, ready) -> list:
+        """Observe again, dated now and as surely as the track reads it now, a report held in ``pending`` (track ->
+        (observation, frame reported)) once ``ready(track, obs, since, sure)`` says so (None: drop it), while the
+        tracker holds the track with that label, for up to ``correction_frames``."""
+        for track, (obs, since) in list(pending.items()):
             tr = held.get(track)
-            if tr is None or frame - since > self.correction_frames or tr.label != obs.label:
-                del self._unsure_new[track]
+            now = (None if tr is None or frame - since > self.correction_frames or tr.label != obs.label
+                   else ready(track, obs, since, tr.confidence(obs.label)))
+            if now is None:
+                del pending[track]
+            if not now:
                 continue
-            sure = tr.confidence(obs.label)
-            if sure < self.GLIMPSE_SURE:
-                continue
-            del self._unsure_new[track]
-            out = self.observe(replace(obs, frame=frame, confidence=sure), t)
+            del pending[track]
+            out = self.observe(replace(obs, frame=frame, confidence=tr.confidence(obs.label)), t)
             if out:
                 return out
         return []
