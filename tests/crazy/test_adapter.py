@@ -878,6 +878,17 @@ def test_a_card_read_unsurely_anew_as_another_card_arrives_is_no_card_on_top_how
         assert [a["card"] for a in ad.log if a["type"] == "play"] == ["G7", "G9", *(["G2"] if on_top else [])]
 
 
+def read_in_looks(ad, track_id, label, xy, reads, first_frame):
+    """A track the tracker keeps labelled ``label`` (the vote keeps it) read as ``reads`` in turn, one per look
+    3 frames apart from ``first_frame``: the (player, card) of the plays the adapter makes meanwhile."""
+    track = SimpleNamespace(id=track_id, label=label, misses=0, seen=0, reads=[], x=xy[0], y=xy[1])
+    out = []
+    for k, read in enumerate(reads):
+        track.seen, track.reads = first_frame + 3 * k, [*track.reads, read][-3:]
+        out += ad.look(track.seen, track.seen / 30, Held(tracks=[track]))
+    return [(a["player"], a["card"]) for a in out if isinstance(a, dict)]
+
+
 def test_a_card_read_as_one_already_played_and_now_and_then_as_one_that_can_be_there_is_that_card():
     # seed 9182, standard cards: Cyd's QS read QC, QC, QS 0.75, QC, QS 0.72, QC with Ann's QC played in trick 1:
     # the vote kept QC, the play was never made, and Dee's 10S after it was called out of turn
@@ -890,12 +901,8 @@ def test_a_card_read_as_one_already_played_and_now_and_then_as_one_that_can_be_t
             seen(ad, game, "G7", IN_FRONT[seat], kind="vanished", track=k, frame=150)
         seen(ad, game, "G5", IN_FRONT["A"], track=5, frame=200)
         assert seen(ad, game, "G9", IN_FRONT["B"], track=6, frame=230) == []  # G9 is in trick 1
-        track = SimpleNamespace(id=6, label="G9", misses=0, seen=0, reads=[], x=IN_FRONT["B"][0], y=IN_FRONT["B"][1])
-        out = []
-        for k, read in enumerate(reads):
-            track.seen, track.reads = 233 + 3 * k, [*track.reads, read][-3:]
-            out += ad.look(track.seen, track.seen / 30, Held(tracks=[track]))
-        assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("B", "G11")] if played else [])
+        out = read_in_looks(ad, 6, "G9", IN_FRONT["B"], reads, first_frame=233)
+        assert out == ([("B", "G11")] if played else [])
 
 
 def test_a_card_read_as_one_already_played_is_its_rank_in_another_suit_read_once_that_follows_the_lead():
@@ -913,13 +920,8 @@ def test_a_card_read_as_one_already_played_is_its_rank_in_another_suit_read_once
             seen(ad, game, "2C", IN_FRONT[seat], kind="vanished", track=k, frame=150)
         seen(ad, game, lead, IN_FRONT["C"], track=5, frame=200)
         assert seen(ad, game, "QC", IN_FRONT["D"], track=6, frame=230) == []  # QC is in trick 1
-        # the vote keeps the impossible reading (its reads before these)
-        track = SimpleNamespace(id=6, label="QC", misses=0, seen=0, reads=[], x=IN_FRONT["D"][0], y=IN_FRONT["D"][1])
-        out = []
-        for k, read in enumerate(reads):
-            track.seen, track.reads = 233 + 3 * k, [*track.reads, read][-3:]
-            out += ad.look(track.seen, track.seen / 30, Held(tracks=[track]))
-        assert [(a["player"], a["card"]) for a in out if isinstance(a, dict)] == ([("D", "QS")] if played else [])
+        out = read_in_looks(ad, 6, "QC", IN_FRONT["D"], reads, first_frame=233)
+        assert out == ([("D", "QS")] if played else [])
 
 
 def test_a_card_of_the_trick_just_completed_read_anew_as_its_rank_in_the_led_suit_is_that_card():

@@ -53,8 +53,9 @@
   trick area is played there, like a card that appears there.
 - A card that appears in the trick just after (``DISTURBED_FRAMES``) a card taken as laid on top of another,
   or read less surely than it and played right beside a card of the trick, as the last play (though it
-  completed the trick: seed 9184), shows that was this card arriving: the other one misread under its hand (seed 9077: Bob's Y3 read Y5 at 0.82 as
-  Cyd's Y13 slid in, in the same look; seed 9107: Ann's 2S read AC 18 mm off as Bob's AS came). The play on top is taken back; a card
+  completed the trick: seed 9184), shows that was this card arriving: the other one misread under its hand
+  (seed 9077: Bob's Y3 read Y5 at 0.82 as Cyd's Y13 slid in, in the same look; seed 9107: Ann's 2S read AC
+  18 mm off as Bob's AS came). The play on top is taken back; a card
   read anew that soon after another card came is no card on top (seed 9082: Y1 read Y3 just after Y11 came),
   nor one read too unsurely for a card on top when another card came with it, in that look or just after,
   however surely it reads as it firms up (``_came_with_another``; seed 9214: Bob's 6C read 7C as Cyd's 8C came).
@@ -453,14 +454,15 @@ class CrazyAdapter:
         tracker holds the track with that label, for up to ``correction_frames``."""
         for track, (obs, since) in list(pending.items()):
             tr = held.get(track)
+            sure = None if tr is None else tr.confidence(obs.label)
             now = (None if tr is None or frame - since > self.correction_frames or tr.label != obs.label
-                   else ready(track, obs, since, tr.confidence(obs.label)))
+                   else ready(track, obs, since, sure))
             if now is None:
                 del pending[track]
             if not now:
                 continue
             del pending[track]
-            out = self.observe(replace(obs, frame=frame, confidence=tr.confidence(obs.label)), t)
+            out = self.observe(replace(obs, frame=frame, confidence=sure), t)
             if out:
                 return out
         return []

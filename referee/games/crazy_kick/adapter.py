@@ -304,7 +304,8 @@ class CrazyKickAdapter(MissedCards, TakenBack):
                 return self._play(obs, card, t)
             if soon or self._misread_late(first, card, obs):
                 fixed = self._read_as_card(first, card, obs)
-                if not soon and (self._fouls_with(i, fixed) or self._late_from_nowhere(first, card, obs)):
+                # the cheap check first: ``_fouls_with`` replays the whole log on a scratch engine
+                if not soon and (self._late_from_nowhere(first, card, obs) or self._fouls_with(i, fixed)):
                     # a late read (``_misread_late``: the engine took the play, its card is the top)
                     # that would make a foul of it: a misread either way (as a new card it would not
                     # follow the top), so no call (seed 9036: W42 read
